@@ -76,3 +76,50 @@ fn generation_is_deterministic() {
         assert_eq!(first.op_counts, second.op_counts);
     }
 }
+
+/// A generated module reads as if written by hand: a blank line between
+/// its top-level items, each operation count on one line, and every
+/// parameter group's doc giving its formula, which its value follows.
+#[test]
+fn generated_modules_are_laid_out_for_reading() {
+    use sharnir_generated::damped_pendulum::Params;
+    let path = generated_dir().join("damped_pendulum.rs");
+    let text = std::fs::read_to_string(path).expect("the module exists");
+    let lines: Vec<&str> = text.lines().collect();
+    for (k, pair) in lines.windows(2).enumerate() {
+        let (before, line) = (pair[0], pair[1]);
+        if line.starts_with("pub fn ") || line.starts_with("pub const OPS_") {
+            let doc_start = lines[..=k]
+                .iter()
+                .rposition(|l| !l.starts_with("///") && !l.starts_with("#["))
+                .expect("an item before");
+            assert!(
+                lines[doc_start].is_empty(),
+                "line {}: `{line}` is not set apart from the item before (`{before}`)",
+                k + 2
+            );
+        }
+        assert!(
+            !line.ends_with("= OpCount {"),
+            "line {}: a count over lines",
+            k + 2
+        );
+    }
+    let p = Params::default();
+    let d = p.derived();
+    for (doc, value, expected) in [
+        ("Parameter group 0: `l²·m`.", d.k0, p.l * p.l * p.m),
+        (
+            "Parameter group 4: `3/(l²·m)`.",
+            d.k4,
+            3.0 / (p.l * p.l * p.m),
+        ),
+        ("Parameter group 5: `g/l`.", d.k5, p.g / p.l),
+    ] {
+        assert!(text.contains(doc), "no `{doc}`");
+        assert!(
+            (value - expected).abs() < 1e-15 * expected.abs(),
+            "{doc}: {value}"
+        );
+    }
+}

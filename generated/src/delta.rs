@@ -143,11 +143,14 @@
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
 pub type Real = f64;
+
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 11;
+
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 11;
+
 /// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
 /// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = [
@@ -163,6 +166,7 @@ pub const COORDINATE_NAMES: [&str; NV] = [
     "wrist1_1",
     "wrist1_2",
 ];
+
 /// Position coordinate names, in the order of `q`; the same as
 /// `COORDINATE_NAMES` unless a joint stores a quaternion.
 pub const POSITION_NAMES: [&str; NQ] = [
@@ -178,9 +182,11 @@ pub const POSITION_NAMES: [&str; NQ] = [
     "wrist1_1",
     "wrist1_2",
 ];
+
 /// Index in `q` of the first component (`qx`) of every unit quaternion
 /// (scalar last), which an integrator renormalises after each step.
 pub const QUATERNIONS: [usize; 0] = [];
+
 /// The spec's initial positions (`[initial]`; zeros and identity
 /// quaternions by default), in the order of `q`.
 pub const INITIAL_POSITIONS: [Real; NQ] = [
@@ -196,6 +202,7 @@ pub const INITIAL_POSITIONS: [Real; NQ] = [
     0.04445908938177131,
     -2.354897581113987,
 ];
+
 /// The spec's initial velocities (`[initial]`; zeros by default), in
 /// the order of `qd`.
 pub const INITIAL_VELOCITIES: [Real; NV] = [
@@ -211,8 +218,10 @@ pub const INITIAL_VELOCITIES: [Real; NV] = [
     0.0,
     0.0,
 ];
+
 /// Number of moving bodies.
 pub const NB: usize = 7;
+
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = [
@@ -224,13 +233,17 @@ pub const BODY_NAMES: [&str; NB] = [
     "lower3",
     "platform",
 ];
+
 /// Number of loop-closure constraints `Ψ(q) = 0` (rows that vanish
 /// identically are not counted).
 pub const NC: usize = 8;
+
 /// Number of cut joints: one per independent kinematic loop.
 pub const N_CUT: usize = 2;
+
 /// The cut joints, in the order of `cut_joint_reactions`.
 pub const CUT_JOINTS: [&str; N_CUT] = ["wrist2", "wrist3"];
+
 /// Constraint names (`<cut joint>.<component>`: `fx` a force along the
 /// joint frame's x axis, `my` a moment about its y axis, …), in the
 /// order of `constraints` and of the multipliers.
@@ -244,25 +257,32 @@ pub const CONSTRAINT_NAMES: [&str; NC] = [
     "wrist3.fz",
     "wrist3.m",
 ];
+
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 3] = [0, 1, 2];
+
 /// An `NC × NV` matrix, one row per constraint (row-major): the
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+
 /// Number of coordinates the spec's `[motion]` prescribes as
 /// functions of time (zero without `[motion]`).
 pub const NP: usize = 0;
+
 /// Velocity indices of the prescribed coordinates, in the order of
 /// `prescribed_motion` and of the drive forces of `mixed_dynamics`.
 pub const PRESCRIBED: [usize; NP] = [];
+
 /// Indices in `q` of the prescribed coordinates' positions (each its
 /// coordinate's rate is its velocity), in the order of `PRESCRIBED`.
 pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
+
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
 pub const NBP: usize = 46;
+
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -316,26 +336,32 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "platform.yz",
     "platform.zz_r",
 ];
+
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
+
 /// Contact names (`<joint>.lower`, `<joint>.upper`,
 /// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
 /// order of `contact_gaps`.
 pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+
 /// Whether any joint applies a force of its own (`limit_forces` or
 /// `friction_forces` not identically zero): without any, and without
 /// `[forces]`, a passive motion conserves energy.
 pub const HAS_JOINT_FORCES: bool = false;
+
 /// Whether the spec has a `[forces]` table (`applied_forces` is zero
 /// otherwise): what `sharnir_runtime::model!` reads, so that a
 /// model's forces cannot be left out.
 pub const HAS_APPLIED_FORCES: bool = false;
+
 /// Whether the mechanism has closed loops (`NC`, `constraints`, …):
 /// its `forward_dynamics` is then its spanning tree's, and a
 /// simulation must close the loops (`sharnir_runtime::model!(…,
 /// loops)` refuses to compile without it).
 pub const HAS_LOOPS: bool = true;
+
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -344,10 +370,12 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+
 /// An `NV × NV` matrix over the velocity coordinates, row-major (row:
 /// output, column: coordinate): what the derivative functions and
 /// `mass_matrix_inverse` return.
 pub type JointMatrix = [[Real; NV]; NV];
+
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -359,6 +387,7 @@ pub struct JointSpace {
     /// `g(q)`.
     pub gravity: [Real; NV],
 }
+
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -378,6 +407,7 @@ pub struct OpCount {
     /// Exponentials (the contact law of `limit_forces`).
     pub exp: u32,
 }
+
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
@@ -402,6 +432,7 @@ pub struct Params {
     /// `polar` (spec value 0.00001).
     pub polar: Real,
 }
+
 impl Default for Params {
     fn default() -> Self {
         Params {
@@ -418,219 +449,221 @@ impl Default for Params {
         }
     }
 }
+
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
-    /// Parameter group 0.
+    /// Parameter group 0: `(mb + mp)·la² + 0.333333333333·la²·ma`.
     pub k0: Real,
-    /// Parameter group 1.
+    /// Parameter group 1: `((mb + mp)·la + 0.5·la·ma)·g`.
     pub k1: Real,
-    /// Parameter group 2.
+    /// Parameter group 2: `0.333333333333·lb²·mb + lb²·mp`.
     pub k2: Real,
-    /// Parameter group 3.
+    /// Parameter group 3: `−0.333333333333·lb²·mb − lb²·mp + polar`.
     pub k3: Real,
-    /// Parameter group 4.
+    /// Parameter group 4: `(3·rp² + tp²)·mp`.
     pub k4: Real,
-    /// Parameter group 5.
+    /// Parameter group 5: `−0.0833333333333·(3·rp² + tp²)·mp + 1.5·mp·rp²`.
     pub k5: Real,
-    /// Parameter group 6.
+    /// Parameter group 6: `0.0833333333333·(3·rp² + tp²)·mp + mp·rp²`.
     pub k6: Real,
-    /// Parameter group 7.
+    /// Parameter group 7: `mp·rp`.
     pub k7: Real,
-    /// Parameter group 8.
+    /// Parameter group 8: `0.5·lb·mb + lb·mp`.
     pub k8: Real,
-    /// Parameter group 9.
+    /// Parameter group 9: `0.333333333333·la²·ma + la²·mb`.
     pub k9: Real,
-    /// Parameter group 10.
+    /// Parameter group 10: `(0.5·la·ma + la·mb)·g`.
     pub k10: Real,
-    /// Parameter group 11.
+    /// Parameter group 11: `lb²·mb`.
     pub k11: Real,
-    /// Parameter group 12.
+    /// Parameter group 12: `−0.333333333333·lb²·mb + polar`.
     pub k12: Real,
-    /// Parameter group 13.
+    /// Parameter group 13: `lb·mb`.
     pub k13: Real,
-    /// Parameter group 14.
+    /// Parameter group 14: `lb·mp·rp`.
     pub k14: Real,
-    /// Parameter group 15.
+    /// Parameter group 15: `−mp·rp²`.
     pub k15: Real,
-    /// Parameter group 16.
+    /// Parameter group 16: `−0.333333333333·lb²·mb − lb²·mp − mp·rp² + polar`.
     pub k16: Real,
-    /// Parameter group 17.
+    /// Parameter group 17 (its formula is long: see `Params::derived`).
     pub k17: Real,
-    /// Parameter group 18.
+    /// Parameter group 18: `0.0833333333333·(3·rp² + tp²)·mp + 0.333333333333·lb²·mb + lb²·mp + mp·rp²`.
     pub k18: Real,
-    /// Parameter group 19.
+    /// Parameter group 19: `la·lb·mb`.
     pub k19: Real,
-    /// Parameter group 20.
+    /// Parameter group 20: `0.333333333333·la²·ma + 0.333333333333·lb²·mb + la²·mb`.
     pub k20: Real,
-    /// Parameter group 21.
+    /// Parameter group 21: `0.333333333333·lb²·mb`.
     pub k21: Real,
-    /// Parameter group 22.
+    /// Parameter group 22: `0.333333333333·lb²·mb + 1.5·mp·rp² + lb²·mp`.
     pub k22: Real,
-    /// Parameter group 23.
+    /// Parameter group 23: `1.5·mp·rp²`.
     pub k23: Real,
-    /// Parameter group 24.
+    /// Parameter group 24: `g·mp·rp`.
     pub k24: Real,
-    /// Parameter group 25.
+    /// Parameter group 25: `(0.5·lb·mb + lb·mp)·g`.
     pub k25: Real,
-    /// Parameter group 26.
+    /// Parameter group 26: `g·lb·mb`.
     pub k26: Real,
-    /// Parameter group 27.
+    /// Parameter group 27: `mp²·rp²/(0.0833333333333·(3·rp² + tp²)·mp + mp·rp²)`.
     pub k27: Real,
-    /// Parameter group 28.
+    /// Parameter group 28: `0.0833333333333·(3·rp² + tp²)·mp`.
     pub k28: Real,
-    /// Parameter group 29.
+    /// Parameter group 29: `mp²·rp²`.
     pub k29: Real,
-    /// Parameter group 30.
+    /// Parameter group 30: `lb²`.
     pub k30: Real,
-    /// Parameter group 31.
+    /// Parameter group 31: `(−0.0833333333333·(3·rp² + tp²)·mp + 1.5·mp·rp²)·mp·rp`.
     pub k31: Real,
-    /// Parameter group 32.
+    /// Parameter group 32: `lb·mp²·rp²/(0.0833333333333·(3·rp² + tp²)·mp + mp·rp²)`.
     pub k32: Real,
-    /// Parameter group 33.
+    /// Parameter group 33: `lb²·mp²·rp²/(0.0833333333333·(3·rp² + tp²)·mp + mp·rp²)`.
     pub k33: Real,
-    /// Parameter group 34.
+    /// Parameter group 34: `(−0.0833333333333·(3·rp² + tp²)·mp + 1.5·mp·rp²)²`.
     pub k34: Real,
-    /// Parameter group 35.
+    /// Parameter group 35: `−0.5·lb·mb − lb·mp`.
     pub k35: Real,
-    /// Parameter group 36.
+    /// Parameter group 36: `lb²·mp^4·rp^4/(0.0833333333333·(3·rp² + tp²)·mp + mp·rp²)²`.
     pub k36: Real,
-    /// Parameter group 37.
+    /// Parameter group 37: `la²`.
     pub k37: Real,
-    /// Parameter group 38.
+    /// Parameter group 38: `mp·rp/(0.0833333333333·(3·rp² + tp²)·mp + mp·rp²)`.
     pub k38: Real,
-    /// Parameter group 39.
+    /// Parameter group 39: `g·la`.
     pub k39: Real,
-    /// Parameter group 40.
+    /// Parameter group 40: `−(mb + mp)·la − 0.5·la·ma`.
     pub k40: Real,
-    /// Parameter group 41.
+    /// Parameter group 41: `lb²·mb²`.
     pub k41: Real,
-    /// Parameter group 42.
+    /// Parameter group 42: `1/lb`.
     pub k42: Real,
-    /// Parameter group 43.
+    /// Parameter group 43: `la·mb`.
     pub k43: Real,
-    /// Parameter group 44.
+    /// Parameter group 44: `la·lb²·mb²`.
     pub k44: Real,
-    /// Parameter group 45.
+    /// Parameter group 45: `−0.5·la·ma − la·mb`.
     pub k45: Real,
-    /// Parameter group 46.
+    /// Parameter group 46: `1/(lb²·mb)`.
     pub k46: Real,
-    /// Parameter group 47.
+    /// Parameter group 47: `1/(0.0833333333333·(3·rp² + tp²)·mp + mp·rp²)`.
     pub k47: Real,
-    /// Parameter group 48.
+    /// Parameter group 48: `(0.5·lb·mb + lb·mp)·la`.
     pub k48: Real,
-    /// Parameter group 49.
+    /// Parameter group 49: `la²·ma`.
     pub k49: Real,
-    /// Parameter group 50.
+    /// Parameter group 50: `mp·rp²`.
     pub k50: Real,
-    /// Parameter group 51.
+    /// Parameter group 51: `g·la·ma`.
     pub k51: Real,
-    /// Parameter group 52.
+    /// Parameter group 52: `g·mb`.
     pub k52: Real,
-    /// Parameter group 53.
+    /// Parameter group 53: `g·mp`.
     pub k53: Real,
-    /// Parameter group 54.
+    /// Parameter group 54: `cos(0.666666666667·π)`.
     pub k54: Real,
-    /// Parameter group 55.
+    /// Parameter group 55: `−sin(0.666666666667·π)`.
     pub k55: Real,
-    /// Parameter group 56.
+    /// Parameter group 56: `sin(0.666666666667·π)`.
     pub k56: Real,
-    /// Parameter group 57.
+    /// Parameter group 57: `cos(0.666666666667·π)·rb`.
     pub k57: Real,
-    /// Parameter group 58.
+    /// Parameter group 58: `rb·sin(0.666666666667·π)`.
     pub k58: Real,
-    /// Parameter group 59.
+    /// Parameter group 59: `cos(1.33333333333·π)`.
     pub k59: Real,
-    /// Parameter group 60.
+    /// Parameter group 60: `−sin(1.33333333333·π)`.
     pub k60: Real,
-    /// Parameter group 61.
+    /// Parameter group 61: `sin(1.33333333333·π)`.
     pub k61: Real,
-    /// Parameter group 62.
+    /// Parameter group 62: `cos(1.33333333333·π)·rb`.
     pub k62: Real,
-    /// Parameter group 63.
+    /// Parameter group 63: `rb·sin(1.33333333333·π)`.
     pub k63: Real,
-    /// Parameter group 64.
+    /// Parameter group 64: `cos(0.666666666667·π)·la`.
     pub k64: Real,
-    /// Parameter group 65.
+    /// Parameter group 65: `la·sin(0.666666666667·π)`.
     pub k65: Real,
-    /// Parameter group 66.
+    /// Parameter group 66: `cos(1.33333333333·π)·la`.
     pub k66: Real,
-    /// Parameter group 67.
+    /// Parameter group 67: `la·sin(1.33333333333·π)`.
     pub k67: Real,
-    /// Parameter group 68.
+    /// Parameter group 68: `cos(0.666666666667·π)·rp − rp`.
     pub k68: Real,
-    /// Parameter group 69.
+    /// Parameter group 69: `rp·sin(0.666666666667·π)`.
     pub k69: Real,
-    /// Parameter group 70.
+    /// Parameter group 70: `−cos(0.666666666667·π)·rb + rb`.
     pub k70: Real,
-    /// Parameter group 71.
+    /// Parameter group 71: `−rb·sin(0.666666666667·π)`.
     pub k71: Real,
-    /// Parameter group 72.
+    /// Parameter group 72: `cos(1.33333333333·π)·rp − rp`.
     pub k72: Real,
-    /// Parameter group 73.
+    /// Parameter group 73: `rp·sin(1.33333333333·π)`.
     pub k73: Real,
-    /// Parameter group 74.
+    /// Parameter group 74: `−cos(1.33333333333·π)·rb + rb`.
     pub k74: Real,
-    /// Parameter group 75.
+    /// Parameter group 75: `−rb·sin(1.33333333333·π)`.
     pub k75: Real,
-    /// Parameter group 76.
+    /// Parameter group 76: `cos(0.666666666667·π)·lb`.
     pub k76: Real,
-    /// Parameter group 77.
+    /// Parameter group 77: `lb·sin(0.666666666667·π)`.
     pub k77: Real,
-    /// Parameter group 78.
+    /// Parameter group 78: `cos(0.666666666667·π)²·lb`.
     pub k78: Real,
-    /// Parameter group 79.
+    /// Parameter group 79: `lb·sin(0.666666666667·π)²`.
     pub k79: Real,
-    /// Parameter group 80.
+    /// Parameter group 80: `(cos(0.666666666667·π)·rp − rp)·cos(0.666666666667·π)`.
     pub k80: Real,
-    /// Parameter group 81.
+    /// Parameter group 81: `(cos(0.666666666667·π)·rp − rp)·sin(0.666666666667·π)`.
     pub k81: Real,
-    /// Parameter group 82.
+    /// Parameter group 82: `cos(0.666666666667·π)·sin(0.666666666667·π)`.
     pub k82: Real,
-    /// Parameter group 83.
+    /// Parameter group 83: `sin(0.666666666667·π)²`.
     pub k83: Real,
-    /// Parameter group 84.
+    /// Parameter group 84: `cos(1.33333333333·π)·lb`.
     pub k84: Real,
-    /// Parameter group 85.
+    /// Parameter group 85: `lb·sin(1.33333333333·π)`.
     pub k85: Real,
-    /// Parameter group 86.
+    /// Parameter group 86: `cos(1.33333333333·π)²·lb`.
     pub k86: Real,
-    /// Parameter group 87.
+    /// Parameter group 87: `lb·sin(1.33333333333·π)²`.
     pub k87: Real,
-    /// Parameter group 88.
+    /// Parameter group 88: `(cos(1.33333333333·π)·rp − rp)·cos(1.33333333333·π)`.
     pub k88: Real,
-    /// Parameter group 89.
+    /// Parameter group 89: `(cos(1.33333333333·π)·rp − rp)·sin(1.33333333333·π)`.
     pub k89: Real,
-    /// Parameter group 90.
+    /// Parameter group 90: `cos(1.33333333333·π)·sin(1.33333333333·π)`.
     pub k90: Real,
-    /// Parameter group 91.
+    /// Parameter group 91: `sin(1.33333333333·π)²`.
     pub k91: Real,
-    /// Parameter group 92.
+    /// Parameter group 92: `lb·mp·rp/(0.0833333333333·(3·rp² + tp²)·mp + mp·rp²)`.
     pub k92: Real,
-    /// Parameter group 93.
+    /// Parameter group 93: `la²·mb`.
     pub k93: Real,
-    /// Parameter group 94.
+    /// Parameter group 94: `la/lb`.
     pub k94: Real,
-    /// Parameter group 95.
+    /// Parameter group 95: `la²/lb²`.
     pub k95: Real,
-    /// Parameter group 96.
+    /// Parameter group 96: `3/(lb²·mb)`.
     pub k96: Real,
-    /// Parameter group 97.
+    /// Parameter group 97: `(−0.333333333333·lb²·mb + polar)·la/lb`.
     pub k97: Real,
-    /// Parameter group 98.
+    /// Parameter group 98: `(−0.333333333333·lb²·mb + polar)/(lb²·mb)`.
     pub k98: Real,
-    /// Parameter group 99.
+    /// Parameter group 99: `(mb + mp)·la + 0.5·la·ma`.
     pub k99: Real,
-    /// Parameter group 100.
+    /// Parameter group 100: `0.5·la·ma + la·mb`.
     pub k100: Real,
-    /// Parameter group 101.
+    /// Parameter group 101: `0.5·lb·mb`.
     pub k101: Real,
-    /// Parameter group 102.
+    /// Parameter group 102: `−mp·rp`.
     pub k102: Real,
 }
+
 impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
@@ -789,26 +822,13 @@ impl Params {
         }
     }
 }
+
 /// Operation count of [`Params::derived`].
-pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 104,
-    add: 30,
-    div: 3,
-    sqrt: 0,
-    sin: 2,
-    cos: 2,
-    exp: 0,
-};
+pub const OPS_DERIVED: OpCount = OpCount { mul: 104, add: 30, div: 3, sqrt: 0, sin: 2, cos: 2, exp: 0 };
+
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 201,
-    add: 116,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount { mul: 201, add: 116, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 /// revolute joints, forces for prismatic ones, in coordinate order.
 ///
@@ -823,6 +843,7 @@ pub fn inverse_dynamics(
 ) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -839,6 +860,7 @@ pub fn inverse_dynamics_with(
     }
     inverse_dynamics_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -854,6 +876,7 @@ unsafe fn inverse_dynamics_with_avx(
 ) -> [Real; NV] {
     inverse_dynamics_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`inverse_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -982,16 +1005,10 @@ fn inverse_dynamics_with_body(
         t57,
     ]
 }
+
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 65,
-    add: 38,
-    div: 0,
-    sqrt: 0,
-    sin: 8,
-    cos: 8,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX: OpCount = OpCount { mul: 65, add: 38, div: 0, sqrt: 0, sin: 8, cos: 8, exp: 0 };
+
 /// The joint-space mass matrix M(q), symmetric positive definite, so that
 /// `M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
 ///
@@ -1001,6 +1018,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
+
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
@@ -1073,16 +1091,10 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         [t27, 0.0, 0.0, t26, t40, 0.0, 0.0, 0.0, 0.0, 0.0, d.k6],
     ]
 }
+
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
-pub const OPS_BIAS: OpCount = OpCount {
-    mul: 171,
-    add: 87,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_BIAS: OpCount = OpCount { mul: 171, add: 87, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 /// acceleration zero.
 ///
@@ -1092,6 +1104,7 @@ pub const OPS_BIAS: OpCount = OpCount {
 pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
+
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1103,6 +1116,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     }
     bias_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`bias_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1117,6 +1131,7 @@ unsafe fn bias_with_avx(
 ) -> [Real; NV] {
     bias_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`bias_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1230,16 +1245,10 @@ fn bias_with_body(
         t50,
     ]
 }
+
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 35,
-    add: 14,
-    div: 0,
-    sqrt: 0,
-    sin: 9,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_GRAVITY: OpCount = OpCount { mul: 35, add: 14, div: 0, sqrt: 0, sin: 9, cos: 12, exp: 0 };
+
 /// The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -1248,6 +1257,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
+
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
@@ -1296,16 +1306,10 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
         t15,
     ]
 }
+
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
-pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 265,
-    add: 143,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_JOINT_SPACE: OpCount = OpCount { mul: 265, add: 143, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// The mass matrix, bias and gravity forces of one state in one pass: the
 /// three share every subexpression (sines and cosines, rotations, velocity
 /// products), so this costs less than `mass_matrix`, `bias` and `gravity`
@@ -1317,6 +1321,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
 pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
+
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1328,6 +1333,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     }
     joint_space_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`joint_space_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1342,6 +1348,7 @@ unsafe fn joint_space_with_avx(
 ) -> JointSpace {
     joint_space_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`joint_space_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1550,16 +1557,10 @@ fn joint_space_with_body(
         ],
     }
 }
+
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 472,
-    add: 222,
-    div: 8,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount { mul: 472, add: 222, div: 8, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 /// (articulated-body) method, in O(n) and without forming M(q); they satisfy
 /// `M(q) q̈ + bias(q, q̇) = τ`.
@@ -1575,6 +1576,7 @@ pub fn forward_dynamics(
 ) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1591,6 +1593,7 @@ pub fn forward_dynamics_with(
     }
     forward_dynamics_with_body(BuildLanes, d, q, qd, tau)
 }
+
 /// [`forward_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1606,6 +1609,7 @@ unsafe fn forward_dynamics_with_avx(
 ) -> [Real; NV] {
     forward_dynamics_with_body(avx2, d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1848,16 +1852,10 @@ fn forward_dynamics_with_body(
             - d.k6 * (c_q9 * t137 - qd[9] * t11 - s_q9 * t136)) * d.k47,
     ]
 }
+
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 328,
-    add: 158,
-    div: 0,
-    sqrt: 0,
-    sin: 9,
-    cos: 9,
-    exp: 0,
-};
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount { mul: 328, add: 158, div: 0, sqrt: 0, sin: 9, cos: 9, exp: 0 };
+
 /// The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 /// as passivity-based controllers need (the Christoffel matrix when every velocity
 /// is a coordinate rate).
@@ -1868,6 +1866,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
+
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1883,6 +1882,7 @@ pub fn coriolis_matrix_with(
     }
     coriolis_matrix_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`coriolis_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1897,6 +1897,7 @@ unsafe fn coriolis_matrix_with_avx(
 ) -> [[Real; NV]; NV] {
     coriolis_matrix_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`coriolis_matrix_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2169,16 +2170,10 @@ fn coriolis_matrix_with_body(
         [0.5 * t48, 0.0, 0.0, 0.5 * t64, 0.5 * t73, 0.0, 0.0, 0.0, 0.0, 0.5 * t72, 0.0],
     ]
 }
+
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
-pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 138,
-    add: 67,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_ENERGY: OpCount = OpCount { mul: 138, add: 67, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 /// centre of mass is at the ground origin's height.
 ///
@@ -2188,6 +2183,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
 pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
+
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
@@ -2271,16 +2267,10 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
             - 0.5 * d.k51 * (s_q0 + s_q1 + s_q2),
     )
 }
+
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 65,
-    add: 40,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_BODY_POSES: OpCount = OpCount { mul: 65, add: 40, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -2289,6 +2279,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
+
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
@@ -2387,16 +2378,10 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
     ]
 }
+
 /// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
-pub const OPS_COORDINATE_RATES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_COORDINATE_RATES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 /// for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 /// for spherical and free joints. Integrate `q` with them and renormalise
@@ -2408,6 +2393,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
+
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
     _d: &Derived,
@@ -2416,16 +2402,10 @@ pub fn coordinate_rates_with(
 ) -> [Real; NQ] {
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5], qd[6], qd[7], qd[8], qd[9], qd[10]]
 }
+
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 143,
-    add: 76,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount { mul: 143, add: 76, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 /// q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 /// all in ground coordinates. A point `p` of the body (ground coordinates,
@@ -2437,6 +2417,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
+
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
@@ -2716,16 +2697,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
     ]
 }
+
 /// Operation count of [`applied_forces_with`] (and of [`applied_forces`] after [`OPS_DERIVED`]).
-pub const OPS_APPLIED_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_APPLIED_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Zero: the spec has no `[forces]` table (`HAS_APPLIED_FORCES`). Every module has
 /// this function, so that a simulation adds it whatever the spec says.
 ///
@@ -2740,6 +2715,7 @@ pub fn applied_forces(
 ) -> [Real; NV] {
     applied_forces_with(&p.derived(), t, q, qd)
 }
+
 /// [`applied_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn applied_forces_with(
     _d: &Derived,
@@ -2749,16 +2725,10 @@ pub fn applied_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
+
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
-pub const OPS_CONTACT_GAPS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_CONTACT_GAPS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
 /// a clearance's boundary or between a gear mesh's flanks, positive while apart
 /// and negative while the contact is pressed in. A contact begins where its gap
@@ -2770,20 +2740,15 @@ pub const OPS_CONTACT_GAPS: OpCount = OpCount {
 pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
+
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
 pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
+
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
-pub const OPS_LIMIT_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_LIMIT_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joint forces of the stops, clearances and gear meshes: each contact pushes
 /// its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
 /// package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
@@ -2796,20 +2761,15 @@ pub const OPS_LIMIT_FORCES: OpCount = OpCount {
 pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
+
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
+
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
-pub const OPS_FRICTION_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_FRICTION_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
 /// every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
 /// regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
@@ -2821,6 +2781,7 @@ pub const OPS_FRICTION_FORCES: OpCount = OpCount {
 pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     friction_forces_with(&p.derived(), q, qd)
 }
+
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn friction_forces_with(
     _d: &Derived,
@@ -2829,16 +2790,10 @@ pub fn friction_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
+
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINTS: OpCount = OpCount {
-    mul: 100,
-    add: 66,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_CONSTRAINTS: OpCount = OpCount { mul: 100, add: 66, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// The loop-closure constraints Ψ(q), zero when every loop is closed: for every cut
 /// joint, the relative placement of its two frames that the joint does not allow,
 /// in the joint frame on the parent side (rows named by `CONSTRAINT_NAMES`).
@@ -2849,6 +2804,7 @@ pub const OPS_CONSTRAINTS: OpCount = OpCount {
 pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
     constraints_with(&p.derived(), q)
 }
+
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let p = &d.params;
@@ -2919,16 +2875,10 @@ pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
             - t42 * (t15 * d.k61 + d.k59 * t32),
     ]
 }
+
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
-    mul: 327,
-    add: 227,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount { mul: 327, add: 227, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// The constraint Jacobian J(q), so that Ψ̇ = J q̇ (velocity coordinates, quasi-
 /// velocities of spherical and free joints included). The generalized force of the
 /// multipliers λ is Jᵀλ: λ are the cut joints' reactions on their child bodies.
@@ -2939,6 +2889,7 @@ pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
 pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     constraint_jacobian_with(&p.derived(), q)
 }
+
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2950,6 +2901,7 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
     }
     constraint_jacobian_with_body(BuildLanes, d, q)
 }
+
 /// [`constraint_jacobian_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2963,6 +2915,7 @@ unsafe fn constraint_jacobian_with_avx(
 ) -> [[Real; NV]; NC] {
     constraint_jacobian_with_body(avx2, d, q)
 }
+
 /// The statements of [`constraint_jacobian_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -3228,16 +3181,10 @@ fn constraint_jacobian_with_body(
         ],
     ]
 }
+
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
-    mul: 825,
-    add: 692,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount { mul: 825, add: 692, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// J̇ q̇, so that the accelerations of a closed mechanism satisfy J q̈ + J̇ q̇ = 0.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -3246,6 +3193,7 @@ pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
 pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     constraint_bias_with(&p.derived(), q, qd)
 }
+
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -3257,6 +3205,7 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     }
     constraint_bias_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`constraint_bias_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -3271,6 +3220,7 @@ unsafe fn constraint_bias_with_avx(
 ) -> [Real; NC] {
     constraint_bias_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`constraint_bias_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -3746,16 +3696,10 @@ fn constraint_bias_with_body(
             + t303 * (qd[2] + qd[7]) + t304 * (qd[4] + qd[9]),
     ]
 }
+
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
-pub const OPS_REACTIONS_OF_MULTIPLIERS: OpCount = OpCount {
-    mul: 90,
-    add: 46,
-    div: 0,
-    sqrt: 0,
-    sin: 7,
-    cos: 7,
-    exp: 0,
-};
+pub const OPS_REACTIONS_OF_MULTIPLIERS: OpCount = OpCount { mul: 90, add: 46, div: 0, sqrt: 0, sin: 7, cos: 7, exp: 0 };
+
 /// For every cut joint (order of `CUT_JOINTS`), the force (first three) and moment
 /// (last three) its parent body exerts on its child body, in ground axes, the moment
 /// about the joint frame's origin on the child side, for multipliers `lambda`.
@@ -3770,6 +3714,7 @@ pub fn reactions_of_multipliers(
 ) -> [[Real; 6]; N_CUT] {
     reactions_of_multipliers_with(&p.derived(), q, lambda)
 }
+
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
     d: &Derived,
@@ -3845,16 +3790,10 @@ pub fn reactions_of_multipliers_with(
         ],
     ]
 }
+
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 698,
-    add: 412,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 698, add: 412, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// `(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
 /// `mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
 /// `∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
@@ -3870,6 +3809,7 @@ pub fn inverse_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -3886,6 +3826,7 @@ pub fn inverse_dynamics_derivatives_with(
     }
     inverse_dynamics_derivatives_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -3901,6 +3842,7 @@ unsafe fn inverse_dynamics_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -4444,16 +4386,10 @@ fn inverse_dynamics_derivatives_with_body(
         ],
     )
 }
+
 /// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
-    mul: 67,
-    add: 32,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 9,
-    exp: 0,
-};
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount { mul: 67, add: 32, div: 0, sqrt: 0, sin: 12, cos: 9, exp: 0 };
+
 /// `∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
 /// Pinocchio's convention): the stiffness of the static joint forces, as
 /// compliance control and identification need it.
@@ -4464,6 +4400,7 @@ pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
 pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     gravity_derivatives_with(&p.derived(), q)
 }
+
 /// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
@@ -4540,16 +4477,10 @@ pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
         [t48, 0.0, 0.0, t48, t46, 0.0, 0.0, 0.0, 0.0, t46, t18 * d.k7],
     ]
 }
+
 /// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
-    mul: 201,
-    add: 94,
-    div: 8,
-    sqrt: 0,
-    sin: 8,
-    cos: 8,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount { mul: 201, add: 94, div: 8, sqrt: 0, sin: 8, cos: 8, exp: 0 };
+
 /// `M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
 /// pivots are taken outboard bodies first (no fill-in on a tree).
 ///
@@ -4559,6 +4490,7 @@ pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
 pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with(&p.derived(), q)
 }
+
 /// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -4570,6 +4502,7 @@ pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
     }
     mass_matrix_inverse_with_body(BuildLanes, d, q)
 }
+
 /// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -4583,6 +4516,7 @@ unsafe fn mass_matrix_inverse_with_avx(
 ) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with_body(avx2, d, q)
 }
+
 /// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -4787,16 +4721,10 @@ fn mass_matrix_inverse_with_body(
         ],
     ]
 }
+
 /// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 1738,
-    add: 949,
-    div: 14,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 1738, add: 949, div: 14, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// `(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
 /// `M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
 /// force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
@@ -4814,6 +4742,7 @@ pub fn forward_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -4830,6 +4759,7 @@ pub fn forward_dynamics_derivatives_with(
     }
     forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -4845,6 +4775,7 @@ unsafe fn forward_dynamics_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -5919,16 +5850,10 @@ fn forward_dynamics_derivatives_with_body(
         ],
     )
 }
+
 /// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
-    mul: 4331,
-    add: 4086,
-    div: 0,
-    sqrt: 0,
-    sin: 15,
-    cos: 15,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount { mul: 4331, add: 4086, div: 0, sqrt: 0, sin: 15, cos: 15, exp: 0 };
+
 /// `(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
 /// `r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
 /// `q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
@@ -5946,6 +5871,7 @@ pub fn constrained_residual_derivatives(
 ) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
     constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
 }
+
 /// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn constrained_residual_derivatives_with(
     d: &Derived,
@@ -5974,6 +5900,7 @@ pub fn constrained_residual_derivatives_with(
     constrained_residual_derivatives_part10(d, q, qd, qdd, lambda, &mut live, &mut out);
     out
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part0(
     d: &Derived,
@@ -6010,6 +5937,7 @@ fn constrained_residual_derivatives_part0(
         out,
     )
 }
+
 /// [`constrained_residual_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6029,6 +5957,7 @@ unsafe fn constrained_residual_derivatives_part0_avx(
 ) {
     constrained_residual_derivatives_part0_body(avx2, d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part0`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -6312,6 +6241,7 @@ fn constrained_residual_derivatives_part0_body(
     live[131] = t126;
     live[132] = t127;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part1(
     d: &Derived,
@@ -6339,6 +6269,7 @@ fn constrained_residual_derivatives_part1(
     }
     constrained_residual_derivatives_part1_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6358,6 +6289,7 @@ unsafe fn constrained_residual_derivatives_part1_avx(
 ) {
     constrained_residual_derivatives_part1_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part1`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -6663,6 +6595,7 @@ fn constrained_residual_derivatives_part1_body(
     live[271] = t276;
     live[272] = t277;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part2(
     d: &Derived,
@@ -6690,6 +6623,7 @@ fn constrained_residual_derivatives_part2(
     }
     constrained_residual_derivatives_part2_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6709,6 +6643,7 @@ unsafe fn constrained_residual_derivatives_part2_avx(
 ) {
     constrained_residual_derivatives_part2_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part2`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -7034,6 +6969,7 @@ fn constrained_residual_derivatives_part2_body(
     out.1[10][4] = t391;
     out.1[10][9] = t390;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part3(
     d: &Derived,
@@ -7061,6 +6997,7 @@ fn constrained_residual_derivatives_part3(
     }
     constrained_residual_derivatives_part3_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -7080,6 +7017,7 @@ unsafe fn constrained_residual_derivatives_part3_avx(
 ) {
     constrained_residual_derivatives_part3_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part3`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -7396,6 +7334,7 @@ fn constrained_residual_derivatives_part3_body(
     out.1[9][9] = t442;
     out.1[9][10] = t443;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part4(
     d: &Derived,
@@ -7423,6 +7362,7 @@ fn constrained_residual_derivatives_part4(
     }
     constrained_residual_derivatives_part4_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -7442,6 +7382,7 @@ unsafe fn constrained_residual_derivatives_part4_avx(
 ) {
     constrained_residual_derivatives_part4_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part4`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -7749,6 +7690,7 @@ fn constrained_residual_derivatives_part4_body(
     live[651] = t726;
     live[652] = t727;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part5(
     d: &Derived,
@@ -7776,6 +7718,7 @@ fn constrained_residual_derivatives_part5(
     }
     constrained_residual_derivatives_part5_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -7795,6 +7738,7 @@ unsafe fn constrained_residual_derivatives_part5_avx(
 ) {
     constrained_residual_derivatives_part5_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part5`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -8136,6 +8080,7 @@ fn constrained_residual_derivatives_part5_body(
     out.0[7][0] = t819;
     out.0[8][0] = t872;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part6(
     d: &Derived,
@@ -8163,6 +8108,7 @@ fn constrained_residual_derivatives_part6(
     }
     constrained_residual_derivatives_part6_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -8182,6 +8128,7 @@ unsafe fn constrained_residual_derivatives_part6_avx(
 ) {
     constrained_residual_derivatives_part6_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part6`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -8567,6 +8514,7 @@ fn constrained_residual_derivatives_part6_body(
     out.0[10][3] = t905 + live[261] * d.k7;
     out.0[10][5] = t969;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part7(
     d: &Derived,
@@ -8594,6 +8542,7 @@ fn constrained_residual_derivatives_part7(
     }
     constrained_residual_derivatives_part7_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -8613,6 +8562,7 @@ unsafe fn constrained_residual_derivatives_part7_avx(
 ) {
     constrained_residual_derivatives_part7_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part7`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -9009,6 +8959,7 @@ fn constrained_residual_derivatives_part7_body(
         + t1084 * (qd[4] + qd[9]) - live[802] * (qd[0] + qd[3]) - live[123] * live[707]
         - live[188] * live[708] - live[124] * live[711] - live[189] * live[642];
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part8(
     d: &Derived,
@@ -9036,6 +8987,7 @@ fn constrained_residual_derivatives_part8(
     }
     constrained_residual_derivatives_part8_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -9055,6 +9007,7 @@ unsafe fn constrained_residual_derivatives_part8_avx(
 ) {
     constrained_residual_derivatives_part8_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part8`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -9532,6 +9485,7 @@ fn constrained_residual_derivatives_part8_body(
         + qd[1] * live[837] + qd[3] * live[901] + qd[4] * live[919] + qd[5] * live[943]
         + qd[6] * live[945] + qd[9] * live[947] + qd[10] * live[948];
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part9(
     d: &Derived,
@@ -9559,6 +9513,7 @@ fn constrained_residual_derivatives_part9(
     }
     constrained_residual_derivatives_part9_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -9578,6 +9533,7 @@ unsafe fn constrained_residual_derivatives_part9_avx(
 ) {
     constrained_residual_derivatives_part9_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part9`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -10011,6 +9967,7 @@ fn constrained_residual_derivatives_part9_body(
         + qd[2] * live[886] + qd[3] * live[902] + qd[4] * live[920] + qd[7] * live[953]
         + qd[8] * live[955] + qd[9] * live[957] + qd[10] * live[958];
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part10(
     d: &Derived,
@@ -10038,6 +9995,7 @@ fn constrained_residual_derivatives_part10(
     }
     constrained_residual_derivatives_part10_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -10057,6 +10015,7 @@ unsafe fn constrained_residual_derivatives_part10_avx(
 ) {
     constrained_residual_derivatives_part10_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part10`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -10478,16 +10437,10 @@ fn constrained_residual_derivatives_part10_body(
     out.3[7][7] = t1571;
     out.3[7][9] = t1572;
 }
+
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
-pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 343,
-    add: 253,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount { mul: 343, add: 253, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
 /// the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
@@ -10505,6 +10458,7 @@ pub fn standard_regressor(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -10521,6 +10475,7 @@ pub fn standard_regressor_with(
     }
     standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -10536,6 +10491,7 @@ unsafe fn standard_regressor_with_avx(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`standard_regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -11560,16 +11516,10 @@ fn standard_regressor_with_body(
         ],
     ]
 }
+
 /// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
 /// the header) from the bodies' inertias in `p`: the combinations of the
 /// standard parameters that the joint forces determine, `τ = regressor · β`.
@@ -11580,6 +11530,7 @@ pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
 pub fn base_parameters(p: &Params) -> [Real; NBP] {
     base_parameters_with(&p.derived())
 }
+
 /// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
 pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
     [
@@ -11631,16 +11582,10 @@ pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
         d.k5,
     ]
 }
+
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 306,
-    add: 221,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 306, add: 221, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
@@ -11657,6 +11602,7 @@ pub fn regressor(
 ) -> [[Real; NBP]; NV] {
     regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -11673,6 +11619,7 @@ pub fn regressor_with(
     }
     regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -11688,6 +11635,7 @@ unsafe fn regressor_with_avx(
 ) -> [[Real; NBP]; NV] {
     regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -12419,6 +12367,7 @@ fn regressor_with_body(
         ],
     ]
 }
+
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -12433,17 +12382,11 @@ pub struct Linearization {
     /// `B = ∂ẋ/∂τ`, `2 NV × NV`: zero above, `M(q)⁻¹` below.
     pub b: [[Real; NV]; 2 * NV],
 }
+
 /// Operation count of [`linearization_with`] (and of [`linearization`]
 /// after [`OPS_DERIVED`]).
-pub const OPS_LINEARIZATION: OpCount = OpCount {
-    mul: 1738,
-    add: 949,
-    div: 14,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_LINEARIZATION: OpCount = OpCount { mul: 1738, add: 949, div: 14, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// The state-space matrices `A` and `B` at `(q, q̇, τ)` (see
 /// [`Linearization`]), from [`forward_dynamics_derivatives_with`].
 ///
@@ -12458,6 +12401,7 @@ pub fn linearization(
 ) -> Linearization {
     linearization_with(&p.derived(), q, qd, tau)
 }
+
 /// [`linearization`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn linearization_with(
@@ -12484,11 +12428,13 @@ pub fn linearization_with(
     }
     Linearization { a, b }
 }
+
 /// The prescribed coordinates' positions, rates and accelerations at
 /// time `t`: none, the spec has no `[motion]` (`NP = 0`).
 pub fn prescribed_motion(p: &Params, t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
     prescribed_motion_with(&p.derived(), t)
 }
+
 /// [`prescribed_motion`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn prescribed_motion_with(
@@ -12497,6 +12443,7 @@ pub fn prescribed_motion_with(
 ) -> ([Real; NP], [Real; NP], [Real; NP]) {
     ([], [], [])
 }
+
 /// Every acceleration and the drive forces at time `t`: with no
 /// coordinate prescribed (`NP = 0`), the forward dynamics and no
 /// drive force.
@@ -12509,6 +12456,7 @@ pub fn mixed_dynamics(
 ) -> ([Real; NV], [Real; NP]) {
     mixed_dynamics_with(&p.derived(), t, q, qd, tau)
 }
+
 /// [`mixed_dynamics`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn mixed_dynamics_with(
@@ -12520,12 +12468,14 @@ pub fn mixed_dynamics_with(
 ) -> ([Real; NV], [Real; NP]) {
     (forward_dynamics_with(d, q, qd, tau), [])
 }
+
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations
 /// are inconsistent (a configuration the loops cannot take), or the
 /// independent coordinates do not parametrise the motion there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Singular;
+
 /// `L` with `A = L Lᵀ`, in the lower triangle of `a`; `false` when
 /// `A` is not positive definite.
 fn cholesky<const N: usize>(a: &mut [[Real; N]; N]) -> bool {
@@ -12549,6 +12499,7 @@ fn cholesky<const N: usize>(a: &mut [[Real; N]; N]) -> bool {
     }
     true
 }
+
 /// `b ← (L Lᵀ)⁻¹ b` for the factor `l` of [`cholesky`].
 fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
     for i in 0..N {
@@ -12566,6 +12517,7 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
         b[i] = sum / l[i][i];
     }
 }
+
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
 /// `1e-10` of the largest are zero, provided their equations hold
@@ -12654,6 +12606,7 @@ fn semidefinite_solve<const N: usize>(
     }
     if x.iter().all(|v| v.is_finite()) { Ok(x) } else { Err(Singular) }
 }
+
 /// The closed solve of `M q̈ = f + Jᵀλ`, `J q̈ = −b`: `q̈` and `λ`
 /// from the mass matrix `factor` (factored in place; for a mixed
 /// solve its free block, the prescribed rows and columns the
@@ -12698,18 +12651,12 @@ fn closed_solve(
     }
     Ok((qdd, lambda))
 }
+
 /// Operation count of [`constrained_forward_dynamics_with`] at full
 /// constraint rank (the called functions included; see the module's
 /// table).
-pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 3647,
-    add: 3247,
-    div: 297,
-    sqrt: 19,
-    sin: 33,
-    cos: 33,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount { mul: 3647, add: 3247, div: 297, sqrt: 19, sin: 33, cos: 33, exp: 0 };
+
 /// The accelerations q̈ and multipliers λ of the closed mechanism:
 /// `M q̈ + bias = τ + Jᵀλ` with `J q̈ + J̇ q̇ = 0` (exactly; integrate
 /// with drift control). λ are the cut joints' reactions in the rows
@@ -12723,6 +12670,7 @@ pub fn constrained_forward_dynamics(
 ) -> Result<([Real; NV], [Real; NC]), Singular> {
     constrained_forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`constrained_forward_dynamics`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn constrained_forward_dynamics_with(
@@ -12738,17 +12686,11 @@ pub fn constrained_forward_dynamics_with(
     let (qdd, lambda) = closed_solve(terms.mass_matrix, free, &jacobian, &bias)?;
     Ok((qdd, lambda))
 }
+
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
-pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 3737,
-    add: 3293,
-    div: 297,
-    sqrt: 19,
-    sin: 40,
-    cos: 40,
-    exp: 0,
-};
+pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount { mul: 3737, add: 3293, div: 297, sqrt: 19, sin: 40, cos: 40, exp: 0 };
+
 /// For every cut joint (order of `CUT_JOINTS`), the force (first
 /// three) and moment (last three) its parent body exerts on its child
 /// body, in ground axes, the moment about the joint frame's origin on
@@ -12763,6 +12705,7 @@ pub fn cut_joint_reactions(
 ) -> Result<[[Real; 6]; N_CUT], Singular> {
     cut_joint_reactions_with(&p.derived(), q, qd, tau)
 }
+
 /// [`cut_joint_reactions`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn cut_joint_reactions_with(
@@ -12774,13 +12717,17 @@ pub fn cut_joint_reactions_with(
     let (_, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
     Ok(reactions_of_multipliers_with(d, q, &lambda))
 }
+
 /// Number of independent coordinates.
 pub const N_INDEPENDENT: usize = 3;
+
 /// Number of dependent coordinates: the velocity coordinates that
 /// are not in `INDEPENDENT`.
 pub const N_DEPENDENT: usize = 8;
+
 /// Velocity indices of the dependent coordinates, ascending.
 pub const DEPENDENT: [usize; N_DEPENDENT] = [3, 4, 5, 6, 7, 8, 9, 10];
+
 /// `X` with `q̇_dependent = X q̇_independent` on `J q̇ = 0`: the
 /// least-squares solution of `J_d X = −J_i` (exact on a closed
 /// mechanism; redundant rows allowed). `Err` where the independent
@@ -12830,16 +12777,10 @@ fn dependent_map(
     }
     if map.iter().flatten().all(|v| v.is_finite()) { Ok(map) } else { Err(Singular) }
 }
+
 /// Operation count of [`dependent_velocities_with`].
-pub const OPS_DEPENDENT_VELOCITIES: OpCount = OpCount {
-    mul: 1307,
-    add: 1207,
-    div: 76,
-    sqrt: 8,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_DEPENDENT_VELOCITIES: OpCount = OpCount { mul: 1307, add: 1207, div: 76, sqrt: 8, sin: 11, cos: 11, exp: 0 };
+
 /// Every velocity coordinate from the independent ones
 /// (`INDEPENDENT` order), so that `J q̇ = 0`: `q̇ = G(q) q̇_independent`.
 pub fn dependent_velocities(
@@ -12849,6 +12790,7 @@ pub fn dependent_velocities(
 ) -> Result<[Real; NV], Singular> {
     dependent_velocities_with(&p.derived(), q, qd_independent)
 }
+
 /// [`dependent_velocities`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn dependent_velocities_with(
@@ -12876,16 +12818,10 @@ pub fn dependent_velocities_with(
     }
     Ok(qd)
 }
+
 /// Operation count of [`constrained_inverse_dynamics_with`].
-pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 1508,
-    add: 1326,
-    div: 76,
-    sqrt: 8,
-    sin: 22,
-    cos: 22,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount { mul: 1508, add: 1326, div: 76, sqrt: 8, sin: 22, cos: 22, exp: 0 };
+
 /// The forces of the independent (actuated) coordinates, in
 /// `INDEPENDENT` order, that move the closed mechanism with `q̈`
 /// (a motion consistent with the constraints: `J q̇ = 0`,
@@ -12900,6 +12836,7 @@ pub fn constrained_inverse_dynamics(
 ) -> Result<[Real; N_INDEPENDENT], Singular> {
     constrained_inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`constrained_inverse_dynamics`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn constrained_inverse_dynamics_with(
@@ -12925,6 +12862,7 @@ pub fn constrained_inverse_dynamics_with(
     }
     Ok(forces)
 }
+
 /// The derivatives of the constrained motion at one state, in tree
 /// coordinates (`∂/∂q` in velocity coordinates, as every derivative
 /// of the module).
@@ -12939,17 +12877,11 @@ pub struct ConstrainedDerivatives {
     /// `∂λ/∂q̇`.
     pub multipliers_by_velocity: ConstraintMatrix,
 }
+
 /// Operation count of [`constrained_forward_dynamics_derivatives_with`]
 /// at full constraint rank (the called functions included).
-pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 19746,
-    add: 19057,
-    div: 1980,
-    sqrt: 206,
-    sin: 70,
-    cos: 70,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 19746, add: 19057, div: 1980, sqrt: 206, sin: 70, cos: 70, exp: 0 };
+
 /// The derivatives of [`constrained_forward_dynamics`] in the state,
 /// with `tau` held: of the accelerations and of the multipliers.
 /// `Err` where the constrained dynamics has no solution.
@@ -12961,6 +12893,7 @@ pub fn constrained_forward_dynamics_derivatives(
 ) -> Result<ConstrainedDerivatives, Singular> {
     constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`constrained_forward_dynamics_derivatives`] with the parameter
 /// groups already computed by [`Params::derived`].
 pub fn constrained_forward_dynamics_derivatives_with(
@@ -13061,6 +12994,7 @@ pub fn constrained_forward_dynamics_derivatives_with(
 pub fn avx_copies() -> bool {
     avx::usable().is_some()
 }
+
 /// Turns the AVX copies of [`avx_copies`] off (`false`), for one
 /// code path whatever the processor (timing analysis, comparisons),
 /// or back on (`true`, the default: they run where the processor
@@ -13069,6 +13003,7 @@ pub fn avx_copies() -> bool {
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
 }
+
 /// What the statements of a function with an AVX copy compute
 /// by their instruction set: the build's routines
 /// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
@@ -13079,15 +13014,18 @@ trait Lanes: Copy {
     /// The sines and cosines of `a`, `b`, `c` and `d`.
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
 }
+
 /// The build's own routines: the module's helpers.
 #[derive(Clone, Copy)]
 struct BuildLanes;
+
 impl Lanes for BuildLanes {
     #[inline(always)]
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
         sin_cos_quad(a, b, c, d)
     }
 }
+
 /// Whether the AVX copies may run, asked of the processor once and
 /// remembered.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -13173,6 +13111,7 @@ mod avx {
         false
     }
 }
+
 /// Builds without AVX copies: nothing to ask or to turn off.
 #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
 mod avx {
@@ -13183,12 +13122,14 @@ mod avx {
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
 }
+
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
 fn sin_cos(x: Real) -> (Real, Real) {
     libm::Libm::<Real>::sincos(x)
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// by the module's `sin_cos` (`libm`; this target has no routine of its
 /// own for two at once).
@@ -13198,6 +13139,7 @@ fn sin_cos(x: Real) -> (Real, Real) {
 pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// both in the two lanes of SSE2 registers (x86-64's baseline): one
 /// reduction by π/2 for both (Cody–Waite, π/2 to about 87 bits, exact
@@ -13301,6 +13243,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
         )
     }
 }
+
 /// [`sin_cos_pair`] by the module's `sin_cos` (`libm`), for the angles the
 /// two-lane routine leaves to it; out of line, so that the rare case does not bloat every call site.
 #[cfg(target_arch = "x86_64")]
@@ -13309,6 +13252,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
 /// build does not enable AVX2). Public, like the AVX2 routine it stands
 /// for, which tests measure.
@@ -13319,6 +13263,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     let (third, fourth) = sin_cos_pair(c, d);
     [first, second, third, fourth]
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers
 /// ([`sin_cos_quad_avx2`]), for builds that enable AVX2. Public so that
 /// tests can hold it to `libm` (`tests/trigonometry.rs`).
@@ -13327,6 +13272,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     unsafe { sin_cos_quad_avx2(a, b, c, d) }
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers:
 /// [`sin_cos_pair`]'s arithmetic (its results bit for bit), twice as wide;
 /// `libm` for all four angles where any is beyond 2²⁰ rad, not finite, ±0,
@@ -13456,6 +13402,7 @@ pub unsafe fn sin_cos_quad_avx2(
         ]
     }
 }
+
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.
@@ -13465,11 +13412,13 @@ pub unsafe fn sin_cos_quad_avx2(
 fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     [sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]
 }
+
 /// Trigonometry of this module, by `libm`: the sine of `x`.
 #[inline(always)]
 fn sin(x: Real) -> Real {
     libm::Libm::<Real>::sin(x)
 }
+
 /// Trigonometry of this module, by `libm`: the cosine of `x`.
 #[inline(always)]
 fn cos(x: Real) -> Real {

@@ -143,11 +143,14 @@
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
 pub type Real = f64;
+
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 11;
+
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 11;
+
 /// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
 /// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = [
@@ -163,6 +166,7 @@ pub const COORDINATE_NAMES: [&str; NV] = [
     "wrist1_1",
     "wrist1_2",
 ];
+
 /// Position coordinate names, in the order of `q`; the same as
 /// `COORDINATE_NAMES` unless a joint stores a quaternion.
 pub const POSITION_NAMES: [&str; NQ] = [
@@ -178,9 +182,11 @@ pub const POSITION_NAMES: [&str; NQ] = [
     "wrist1_1",
     "wrist1_2",
 ];
+
 /// Index in `q` of the first component (`qx`) of every unit quaternion
 /// (scalar last), which an integrator renormalises after each step.
 pub const QUATERNIONS: [usize; 0] = [];
+
 /// The spec's initial positions (`[initial]`; zeros and identity
 /// quaternions by default), in the order of `q`.
 pub const INITIAL_POSITIONS: [Real; NQ] = [
@@ -196,6 +202,7 @@ pub const INITIAL_POSITIONS: [Real; NQ] = [
     0.04445908938177131,
     -2.354897581113987,
 ];
+
 /// The spec's initial velocities (`[initial]`; zeros by default), in
 /// the order of `qd`.
 pub const INITIAL_VELOCITIES: [Real; NV] = [
@@ -211,8 +218,10 @@ pub const INITIAL_VELOCITIES: [Real; NV] = [
     0.0,
     0.0,
 ];
+
 /// Number of moving bodies.
 pub const NB: usize = 7;
+
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = [
@@ -224,13 +233,17 @@ pub const BODY_NAMES: [&str; NB] = [
     "lower3",
     "platform",
 ];
+
 /// Number of loop-closure constraints `Ψ(q) = 0` (rows that vanish
 /// identically are not counted).
 pub const NC: usize = 8;
+
 /// Number of cut joints: one per independent kinematic loop.
 pub const N_CUT: usize = 2;
+
 /// The cut joints, in the order of `cut_joint_reactions`.
 pub const CUT_JOINTS: [&str; N_CUT] = ["wrist2", "wrist3"];
+
 /// Constraint names (`<cut joint>.<component>`: `fx` a force along the
 /// joint frame's x axis, `my` a moment about its y axis, …), in the
 /// order of `constraints` and of the multipliers.
@@ -244,25 +257,32 @@ pub const CONSTRAINT_NAMES: [&str; NC] = [
     "wrist3.fz",
     "wrist3.m",
 ];
+
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 3] = [0, 1, 2];
+
 /// An `NC × NV` matrix, one row per constraint (row-major): the
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+
 /// Number of coordinates the spec's `[motion]` prescribes as
 /// functions of time (zero without `[motion]`).
 pub const NP: usize = 0;
+
 /// Velocity indices of the prescribed coordinates, in the order of
 /// `prescribed_motion` and of the drive forces of `mixed_dynamics`.
 pub const PRESCRIBED: [usize; NP] = [];
+
 /// Indices in `q` of the prescribed coordinates' positions (each its
 /// coordinate's rate is its velocity), in the order of `PRESCRIBED`.
 pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
+
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
 pub const NBP: usize = 46;
+
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -316,26 +336,32 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "platform.yz",
     "platform.zz_r",
 ];
+
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
+
 /// Contact names (`<joint>.lower`, `<joint>.upper`,
 /// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
 /// order of `contact_gaps`.
 pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+
 /// Whether any joint applies a force of its own (`limit_forces` or
 /// `friction_forces` not identically zero): without any, and without
 /// `[forces]`, a passive motion conserves energy.
 pub const HAS_JOINT_FORCES: bool = false;
+
 /// Whether the spec has a `[forces]` table (`applied_forces` is zero
 /// otherwise): what `sharnir_runtime::model!` reads, so that a
 /// model's forces cannot be left out.
 pub const HAS_APPLIED_FORCES: bool = false;
+
 /// Whether the mechanism has closed loops (`NC`, `constraints`, …):
 /// its `forward_dynamics` is then its spanning tree's, and a
 /// simulation must close the loops (`sharnir_runtime::model!(…,
 /// loops)` refuses to compile without it).
 pub const HAS_LOOPS: bool = true;
+
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -344,10 +370,12 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+
 /// An `NV × NV` matrix over the velocity coordinates, row-major (row:
 /// output, column: coordinate): what the derivative functions and
 /// `mass_matrix_inverse` return.
 pub type JointMatrix = [[Real; NV]; NV];
+
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -359,6 +387,7 @@ pub struct JointSpace {
     /// `g(q)`.
     pub gravity: [Real; NV],
 }
+
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -378,68 +407,71 @@ pub struct OpCount {
     /// Exponentials (the contact law of `limit_forces`).
     pub exp: u32,
 }
+
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
+
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
-    /// Parameter group 0.
+    /// Parameter group 0: `cos(0.666666666667·π)`.
     pub k0: Real,
-    /// Parameter group 1.
+    /// Parameter group 1: `−sin(0.666666666667·π)`.
     pub k1: Real,
-    /// Parameter group 2.
+    /// Parameter group 2: `sin(0.666666666667·π)`.
     pub k2: Real,
-    /// Parameter group 3.
+    /// Parameter group 3: `0.2·cos(0.666666666667·π)`.
     pub k3: Real,
-    /// Parameter group 4.
+    /// Parameter group 4: `0.2·sin(0.666666666667·π)`.
     pub k4: Real,
-    /// Parameter group 5.
+    /// Parameter group 5: `cos(1.33333333333·π)`.
     pub k5: Real,
-    /// Parameter group 6.
+    /// Parameter group 6: `−sin(1.33333333333·π)`.
     pub k6: Real,
-    /// Parameter group 7.
+    /// Parameter group 7: `sin(1.33333333333·π)`.
     pub k7: Real,
-    /// Parameter group 8.
+    /// Parameter group 8: `0.2·cos(1.33333333333·π)`.
     pub k8: Real,
-    /// Parameter group 9.
+    /// Parameter group 9: `0.2·sin(1.33333333333·π)`.
     pub k9: Real,
-    /// Parameter group 10.
+    /// Parameter group 10: `0.05·cos(0.666666666667·π) − 0.05`.
     pub k10: Real,
-    /// Parameter group 11.
+    /// Parameter group 11: `−0.2·cos(0.666666666667·π) + 0.2`.
     pub k11: Real,
-    /// Parameter group 12.
+    /// Parameter group 12: `−0.2·sin(0.666666666667·π)`.
     pub k12: Real,
-    /// Parameter group 13.
+    /// Parameter group 13: `0.05·cos(1.33333333333·π) − 0.05`.
     pub k13: Real,
-    /// Parameter group 14.
+    /// Parameter group 14: `−0.2·cos(1.33333333333·π) + 0.2`.
     pub k14: Real,
-    /// Parameter group 15.
+    /// Parameter group 15: `−0.2·sin(1.33333333333·π)`.
     pub k15: Real,
-    /// Parameter group 16.
+    /// Parameter group 16: `cos(0.666666666667·π)²`.
     pub k16: Real,
-    /// Parameter group 17.
+    /// Parameter group 17: `sin(0.666666666667·π)²`.
     pub k17: Real,
-    /// Parameter group 18.
+    /// Parameter group 18: `(0.05·cos(0.666666666667·π) − 0.05)·cos(0.666666666667·π)`.
     pub k18: Real,
-    /// Parameter group 19.
+    /// Parameter group 19: `(0.05·cos(0.666666666667·π) − 0.05)·sin(0.666666666667·π)`.
     pub k19: Real,
-    /// Parameter group 20.
+    /// Parameter group 20: `cos(0.666666666667·π)·sin(0.666666666667·π)`.
     pub k20: Real,
-    /// Parameter group 21.
+    /// Parameter group 21: `cos(1.33333333333·π)²`.
     pub k21: Real,
-    /// Parameter group 22.
+    /// Parameter group 22: `sin(1.33333333333·π)²`.
     pub k22: Real,
-    /// Parameter group 23.
+    /// Parameter group 23: `(0.05·cos(1.33333333333·π) − 0.05)·cos(1.33333333333·π)`.
     pub k23: Real,
-    /// Parameter group 24.
+    /// Parameter group 24: `(0.05·cos(1.33333333333·π) − 0.05)·sin(1.33333333333·π)`.
     pub k24: Real,
-    /// Parameter group 25.
+    /// Parameter group 25: `cos(1.33333333333·π)·sin(1.33333333333·π)`.
     pub k25: Real,
 }
+
 impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
@@ -483,26 +515,13 @@ impl Params {
         }
     }
 }
+
 /// Operation count of [`Params::derived`].
-pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 22,
-    add: 6,
-    div: 0,
-    sqrt: 0,
-    sin: 2,
-    cos: 2,
-    exp: 0,
-};
+pub const OPS_DERIVED: OpCount = OpCount { mul: 22, add: 6, div: 0, sqrt: 0, sin: 2, cos: 2, exp: 0 };
+
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 184,
-    add: 109,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount { mul: 184, add: 109, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 /// revolute joints, forces for prismatic ones, in coordinate order.
 ///
@@ -517,6 +536,7 @@ pub fn inverse_dynamics(
 ) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -533,6 +553,7 @@ pub fn inverse_dynamics_with(
     }
     inverse_dynamics_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -548,6 +569,7 @@ unsafe fn inverse_dynamics_with_avx(
 ) -> [Real; NV] {
     inverse_dynamics_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`inverse_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -658,16 +680,10 @@ fn inverse_dynamics_with_body(
         t50,
     ]
 }
+
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 77,
-    add: 42,
-    div: 0,
-    sqrt: 0,
-    sin: 8,
-    cos: 8,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX: OpCount = OpCount { mul: 77, add: 42, div: 0, sqrt: 0, sin: 8, cos: 8, exp: 0 };
+
 /// The joint-space mass matrix M(q), symmetric positive definite, so that
 /// `M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
 ///
@@ -677,6 +693,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
+
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let [(s_q3, c_q3), (s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6)] = sin_cos_quad(
@@ -764,16 +781,10 @@ pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         [t18, 0.0, 0.0, t17, t5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.00094],
     ]
 }
+
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
-pub const OPS_BIAS: OpCount = OpCount {
-    mul: 158,
-    add: 79,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_BIAS: OpCount = OpCount { mul: 158, add: 79, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 /// acceleration zero.
 ///
@@ -783,6 +794,7 @@ pub const OPS_BIAS: OpCount = OpCount {
 pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
+
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
@@ -876,16 +888,10 @@ pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
         t42,
     ]
 }
+
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 36,
-    add: 13,
-    div: 0,
-    sqrt: 0,
-    sin: 9,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_GRAVITY: OpCount = OpCount { mul: 36, add: 13, div: 0, sqrt: 0, sin: 9, cos: 12, exp: 0 };
+
 /// The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -894,6 +900,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
+
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let [(s_q4, c_q4), (s_q6, c_q6), (s_q8, c_q8), (s_q9, c_q9)] = sin_cos_quad(
@@ -940,16 +947,10 @@ pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
         0.015 * t16,
     ]
 }
+
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
-pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 282,
-    add: 139,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_JOINT_SPACE: OpCount = OpCount { mul: 282, add: 139, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// The mass matrix, bias and gravity forces of one state in one pass: the
 /// three share every subexpression (sines and cosines, rotations, velocity
 /// products), so this costs less than `mass_matrix`, `bias` and `gravity`
@@ -961,6 +962,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
 pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
+
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -972,6 +974,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     }
     joint_space_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`joint_space_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -986,6 +989,7 @@ unsafe fn joint_space_with_avx(
 ) -> JointSpace {
     joint_space_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`joint_space_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1206,16 +1210,10 @@ fn joint_space_with_body(
         ],
     }
 }
+
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 445,
-    add: 218,
-    div: 8,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount { mul: 445, add: 218, div: 8, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 /// (articulated-body) method, in O(n) and without forming M(q); they satisfy
 /// `M(q) q̈ + bias(q, q̇) = τ`.
@@ -1231,6 +1229,7 @@ pub fn forward_dynamics(
 ) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1247,6 +1246,7 @@ pub fn forward_dynamics_with(
     }
     forward_dynamics_with_body(BuildLanes, d, q, qd, tau)
 }
+
 /// [`forward_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1262,6 +1262,7 @@ unsafe fn forward_dynamics_with_avx(
 ) -> [Real; NV] {
     forward_dynamics_with_body(avx2, d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1491,16 +1492,10 @@ fn forward_dynamics_with_body(
                         + c_q10 * (0.45 * (t3 - t121) + t116))),
     ]
 }
+
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 311,
-    add: 140,
-    div: 0,
-    sqrt: 0,
-    sin: 8,
-    cos: 8,
-    exp: 0,
-};
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount { mul: 311, add: 140, div: 0, sqrt: 0, sin: 8, cos: 8, exp: 0 };
+
 /// The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 /// as passivity-based controllers need (the Christoffel matrix when every velocity
 /// is a coordinate rate).
@@ -1511,6 +1506,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
+
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1526,6 +1522,7 @@ pub fn coriolis_matrix_with(
     }
     coriolis_matrix_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`coriolis_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1540,6 +1537,7 @@ unsafe fn coriolis_matrix_with_avx(
 ) -> [[Real; NV]; NV] {
     coriolis_matrix_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`coriolis_matrix_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1804,16 +1802,10 @@ fn coriolis_matrix_with_body(
         [0.5 * t41, 0.0, 0.0, 0.5 * t68, 0.5 * t79, 0.0, 0.0, 0.0, 0.0, 0.5 * t78, 0.0],
     ]
 }
+
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
-pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 123,
-    add: 62,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_ENERGY: OpCount = OpCount { mul: 123, add: 62, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 /// centre of mass is at the ground origin's height.
 ///
@@ -1823,6 +1815,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
 pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
+
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
@@ -1894,16 +1887,10 @@ pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real
                     - (c_q0 * c_q3 - s_q0 * s_q3) * s_q10),
     )
 }
+
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 66,
-    add: 38,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_BODY_POSES: OpCount = OpCount { mul: 66, add: 38, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -1912,6 +1899,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
+
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4)] = sin_cos_quad(
@@ -2008,16 +1996,10 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
     ]
 }
+
 /// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
-pub const OPS_COORDINATE_RATES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_COORDINATE_RATES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 /// for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 /// for spherical and free joints. Integrate `q` with them and renormalise
@@ -2029,6 +2011,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
+
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
     _d: &Derived,
@@ -2037,16 +2020,10 @@ pub fn coordinate_rates_with(
 ) -> [Real; NQ] {
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5], qd[6], qd[7], qd[8], qd[9], qd[10]]
 }
+
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 159,
-    add: 70,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount { mul: 159, add: 70, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 /// q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 /// all in ground coordinates. A point `p` of the body (ground coordinates,
@@ -2058,6 +2035,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
+
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let [(s_q3, c_q3), (s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6)] = sin_cos_quad(
@@ -2328,16 +2306,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
     ]
 }
+
 /// Operation count of [`applied_forces_with`] (and of [`applied_forces`] after [`OPS_DERIVED`]).
-pub const OPS_APPLIED_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_APPLIED_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Zero: the spec has no `[forces]` table (`HAS_APPLIED_FORCES`). Every module has
 /// this function, so that a simulation adds it whatever the spec says.
 ///
@@ -2352,6 +2324,7 @@ pub fn applied_forces(
 ) -> [Real; NV] {
     applied_forces_with(&p.derived(), t, q, qd)
 }
+
 /// [`applied_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn applied_forces_with(
     _d: &Derived,
@@ -2361,16 +2334,10 @@ pub fn applied_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
+
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
-pub const OPS_CONTACT_GAPS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_CONTACT_GAPS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
 /// a clearance's boundary or between a gear mesh's flanks, positive while apart
 /// and negative while the contact is pressed in. A contact begins where its gap
@@ -2382,20 +2349,15 @@ pub const OPS_CONTACT_GAPS: OpCount = OpCount {
 pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
+
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
 pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
+
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
-pub const OPS_LIMIT_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_LIMIT_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joint forces of the stops, clearances and gear meshes: each contact pushes
 /// its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
 /// package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
@@ -2408,20 +2370,15 @@ pub const OPS_LIMIT_FORCES: OpCount = OpCount {
 pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
+
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
+
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
-pub const OPS_FRICTION_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_FRICTION_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
 /// every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
 /// regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
@@ -2433,6 +2390,7 @@ pub const OPS_FRICTION_FORCES: OpCount = OpCount {
 pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     friction_forces_with(&p.derived(), q, qd)
 }
+
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn friction_forces_with(
     _d: &Derived,
@@ -2441,16 +2399,10 @@ pub fn friction_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
+
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINTS: OpCount = OpCount {
-    mul: 108,
-    add: 66,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_CONSTRAINTS: OpCount = OpCount { mul: 108, add: 66, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// The loop-closure constraints Ψ(q), zero when every loop is closed: for every cut
 /// joint, the relative placement of its two frames that the joint does not allow,
 /// in the joint frame on the parent side (rows named by `CONSTRAINT_NAMES`).
@@ -2461,6 +2413,7 @@ pub const OPS_CONSTRAINTS: OpCount = OpCount {
 pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
     constraints_with(&p.derived(), q)
 }
+
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4)] = sin_cos_quad(
@@ -2532,16 +2485,10 @@ pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
             - t40 * (t15 * d.k7 + d.k5 * t30),
     ]
 }
+
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
-    mul: 377,
-    add: 223,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount { mul: 377, add: 223, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// The constraint Jacobian J(q), so that Ψ̇ = J q̇ (velocity coordinates, quasi-
 /// velocities of spherical and free joints included). The generalized force of the
 /// multipliers λ is Jᵀλ: λ are the cut joints' reactions on their child bodies.
@@ -2552,6 +2499,7 @@ pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
 pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     constraint_jacobian_with(&p.derived(), q)
 }
+
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2563,6 +2511,7 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
     }
     constraint_jacobian_with_body(BuildLanes, d, q)
 }
+
 /// [`constraint_jacobian_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2576,6 +2525,7 @@ unsafe fn constraint_jacobian_with_avx(
 ) -> [[Real; NV]; NC] {
     constraint_jacobian_with_body(avx2, d, q)
 }
+
 /// The statements of [`constraint_jacobian_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2828,16 +2778,10 @@ fn constraint_jacobian_with_body(
         ],
     ]
 }
+
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
-    mul: 891,
-    add: 686,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount { mul: 891, add: 686, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// J̇ q̇, so that the accelerations of a closed mechanism satisfy J q̈ + J̇ q̇ = 0.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -2846,6 +2790,7 @@ pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
 pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     constraint_bias_with(&p.derived(), q, qd)
 }
+
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2857,6 +2802,7 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     }
     constraint_bias_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`constraint_bias_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2871,6 +2817,7 @@ unsafe fn constraint_bias_with_avx(
 ) -> [Real; NC] {
     constraint_bias_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`constraint_bias_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -3326,16 +3273,10 @@ fn constraint_bias_with_body(
             + t263 * (qd[2] + qd[7]) + t264 * (qd[4] + qd[9]),
     ]
 }
+
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
-pub const OPS_REACTIONS_OF_MULTIPLIERS: OpCount = OpCount {
-    mul: 90,
-    add: 46,
-    div: 0,
-    sqrt: 0,
-    sin: 7,
-    cos: 7,
-    exp: 0,
-};
+pub const OPS_REACTIONS_OF_MULTIPLIERS: OpCount = OpCount { mul: 90, add: 46, div: 0, sqrt: 0, sin: 7, cos: 7, exp: 0 };
+
 /// For every cut joint (order of `CUT_JOINTS`), the force (first three) and moment
 /// (last three) its parent body exerts on its child body, in ground axes, the moment
 /// about the joint frame's origin on the child side, for multipliers `lambda`.
@@ -3350,6 +3291,7 @@ pub fn reactions_of_multipliers(
 ) -> [[Real; 6]; N_CUT] {
     reactions_of_multipliers_with(&p.derived(), q, lambda)
 }
+
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
     d: &Derived,
@@ -3425,16 +3367,10 @@ pub fn reactions_of_multipliers_with(
         ],
     ]
 }
+
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 675,
-    add: 375,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 675, add: 375, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// `(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
 /// `mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
 /// `∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
@@ -3450,6 +3386,7 @@ pub fn inverse_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -3466,6 +3403,7 @@ pub fn inverse_dynamics_derivatives_with(
     }
     inverse_dynamics_derivatives_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -3481,6 +3419,7 @@ unsafe fn inverse_dynamics_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -4009,16 +3948,10 @@ fn inverse_dynamics_derivatives_with_body(
         ],
     )
 }
+
 /// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
-    mul: 81,
-    add: 29,
-    div: 0,
-    sqrt: 0,
-    sin: 13,
-    cos: 10,
-    exp: 0,
-};
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount { mul: 81, add: 29, div: 0, sqrt: 0, sin: 13, cos: 10, exp: 0 };
+
 /// `∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
 /// Pinocchio's convention): the stiffness of the static joint forces, as
 /// compliance control and identification need it.
@@ -4029,6 +3962,7 @@ pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
 pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     gravity_derivatives_with(&p.derived(), q)
 }
+
 /// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let [(s_q4, c_q4), (s_q6, c_q6), (s_q8, c_q8), (s_q9, c_q9)] = sin_cos_quad(
@@ -4140,16 +4074,10 @@ pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV
         [t28, 0.0, 0.0, t28, t39, 0.0, 0.0, 0.0, 0.0, t39, 0.015 * t36],
     ]
 }
+
 /// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
-    mul: 215,
-    add: 97,
-    div: 8,
-    sqrt: 0,
-    sin: 8,
-    cos: 8,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount { mul: 215, add: 97, div: 8, sqrt: 0, sin: 8, cos: 8, exp: 0 };
+
 /// `M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
 /// pivots are taken outboard bodies first (no fill-in on a tree).
 ///
@@ -4159,6 +4087,7 @@ pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
 pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with(&p.derived(), q)
 }
+
 /// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -4170,6 +4099,7 @@ pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
     }
     mass_matrix_inverse_with_body(BuildLanes, d, q)
 }
+
 /// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -4183,6 +4113,7 @@ unsafe fn mass_matrix_inverse_with_avx(
 ) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with_body(avx2, d, q)
 }
+
 /// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -4383,16 +4314,10 @@ fn mass_matrix_inverse_with_body(
         ],
     ]
 }
+
 /// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 1753,
-    add: 882,
-    div: 16,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 1753, add: 882, div: 16, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// `(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
 /// `M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
 /// force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
@@ -4410,6 +4335,7 @@ pub fn forward_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -4426,6 +4352,7 @@ pub fn forward_dynamics_derivatives_with(
     }
     forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -4441,6 +4368,7 @@ unsafe fn forward_dynamics_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -5468,16 +5396,10 @@ fn forward_dynamics_derivatives_with_body(
         ],
     )
 }
+
 /// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
-    mul: 4463,
-    add: 4118,
-    div: 0,
-    sqrt: 0,
-    sin: 15,
-    cos: 15,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount { mul: 4463, add: 4118, div: 0, sqrt: 0, sin: 15, cos: 15, exp: 0 };
+
 /// `(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
 /// `r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
 /// `q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
@@ -5495,6 +5417,7 @@ pub fn constrained_residual_derivatives(
 ) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
     constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
 }
+
 /// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn constrained_residual_derivatives_with(
     d: &Derived,
@@ -5523,6 +5446,7 @@ pub fn constrained_residual_derivatives_with(
     constrained_residual_derivatives_part10(d, q, qd, qdd, lambda, &mut live, &mut out);
     out
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part0(
     d: &Derived,
@@ -5559,6 +5483,7 @@ fn constrained_residual_derivatives_part0(
         out,
     )
 }
+
 /// [`constrained_residual_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -5578,6 +5503,7 @@ unsafe fn constrained_residual_derivatives_part0_avx(
 ) {
     constrained_residual_derivatives_part0_body(avx2, d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part0`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -5869,6 +5795,7 @@ fn constrained_residual_derivatives_part0_body(
     out.1[8][2] = 0.01348 * t62 + 0.009 * c_q7 * s_q8 * qd[2];
     out.1[8][7] = 0.01348 * t62;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part1(
     d: &Derived,
@@ -5896,6 +5823,7 @@ fn constrained_residual_derivatives_part1(
     }
     constrained_residual_derivatives_part1_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -5915,6 +5843,7 @@ unsafe fn constrained_residual_derivatives_part1_avx(
 ) {
     constrained_residual_derivatives_part1_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part1`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -6215,6 +6144,7 @@ fn constrained_residual_derivatives_part1_body(
     live[259] = t276;
     live[260] = t277;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part2(
     d: &Derived,
@@ -6242,6 +6172,7 @@ fn constrained_residual_derivatives_part2(
     }
     constrained_residual_derivatives_part2_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6261,6 +6192,7 @@ unsafe fn constrained_residual_derivatives_part2_avx(
 ) {
     constrained_residual_derivatives_part2_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part2`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -6557,6 +6489,7 @@ fn constrained_residual_derivatives_part2_body(
     out.1[10][4] = t299;
     out.1[10][9] = t298;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part3(
     d: &Derived,
@@ -6584,6 +6517,7 @@ fn constrained_residual_derivatives_part3(
     }
     constrained_residual_derivatives_part3_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6603,6 +6537,7 @@ unsafe fn constrained_residual_derivatives_part3_avx(
 ) {
     constrained_residual_derivatives_part3_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part3`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -6910,6 +6845,7 @@ fn constrained_residual_derivatives_part3_body(
     live[483] = t576;
     live[484] = t577;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part4(
     d: &Derived,
@@ -6937,6 +6873,7 @@ fn constrained_residual_derivatives_part4(
     }
     constrained_residual_derivatives_part4_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6956,6 +6893,7 @@ unsafe fn constrained_residual_derivatives_part4_avx(
 ) {
     constrained_residual_derivatives_part4_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part4`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -7270,6 +7208,7 @@ fn constrained_residual_derivatives_part4_body(
     live[626] = t726;
     live[627] = t727;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part5(
     d: &Derived,
@@ -7297,6 +7236,7 @@ fn constrained_residual_derivatives_part5(
     }
     constrained_residual_derivatives_part5_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -7316,6 +7256,7 @@ unsafe fn constrained_residual_derivatives_part5_avx(
 ) {
     constrained_residual_derivatives_part5_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part5`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -7702,6 +7643,7 @@ fn constrained_residual_derivatives_part5_body(
     out.0[10][0] = 0.015 * live[269] - t846;
     out.0[10][3] = 0.015 * live[271] - t846;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part6(
     d: &Derived,
@@ -7729,6 +7671,7 @@ fn constrained_residual_derivatives_part6(
     }
     constrained_residual_derivatives_part6_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -7748,6 +7691,7 @@ unsafe fn constrained_residual_derivatives_part6_avx(
 ) {
     constrained_residual_derivatives_part6_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part6`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -8128,6 +8072,7 @@ fn constrained_residual_derivatives_part6_body(
     out.0[10][5] = t916;
     out.0[10][7] = t985;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part7(
     d: &Derived,
@@ -8155,6 +8100,7 @@ fn constrained_residual_derivatives_part7(
     }
     constrained_residual_derivatives_part7_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -8174,6 +8120,7 @@ unsafe fn constrained_residual_derivatives_part7_avx(
 ) {
     constrained_residual_derivatives_part7_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part7`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -8567,6 +8514,7 @@ fn constrained_residual_derivatives_part7_body(
         + live[857] * (qd[2] + qd[7]) + t1035 * (qd[4] + qd[9]) - live[122] * live[671]
         - live[190] * live[672] - live[123] * live[674] - live[191] * live[606];
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part8(
     d: &Derived,
@@ -8594,6 +8542,7 @@ fn constrained_residual_derivatives_part8(
     }
     constrained_residual_derivatives_part8_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -8613,6 +8562,7 @@ unsafe fn constrained_residual_derivatives_part8_avx(
 ) {
     constrained_residual_derivatives_part8_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part8`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -9122,6 +9072,7 @@ fn constrained_residual_derivatives_part8_body(
         + qd[4] * live[876] + qd[5] * live[907] + qd[6] * live[913] + qd[9] * live[915]
         + qd[10] * live[916] - 0.9 * t1186 - 0.9 * (live[200] - live[199]);
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part9(
     d: &Derived,
@@ -9149,6 +9100,7 @@ fn constrained_residual_derivatives_part9(
     }
     constrained_residual_derivatives_part9_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -9168,6 +9120,7 @@ unsafe fn constrained_residual_derivatives_part9_avx(
 ) {
     constrained_residual_derivatives_part9_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part9`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -9631,6 +9584,7 @@ fn constrained_residual_derivatives_part9_body(
         + qd[4] * live[877] + qd[7] * live[929] + qd[8] * live[935] + qd[9] * live[937]
         + qd[10] * live[938] - 0.9 * t1386 - 0.9 * (live[228] - live[227]);
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part10(
     d: &Derived,
@@ -9658,6 +9612,7 @@ fn constrained_residual_derivatives_part10(
     }
     constrained_residual_derivatives_part10_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -9677,6 +9632,7 @@ unsafe fn constrained_residual_derivatives_part10_avx(
 ) {
     constrained_residual_derivatives_part10_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part10`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -10004,16 +9960,10 @@ fn constrained_residual_derivatives_part10_body(
     out.3[7][7] = t1539;
     out.3[7][9] = t1540;
 }
+
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
-pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 345,
-    add: 237,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount { mul: 345, add: 237, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
 /// the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
@@ -10031,6 +9981,7 @@ pub fn standard_regressor(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -10047,6 +9998,7 @@ pub fn standard_regressor_with(
     }
     standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -10062,6 +10014,7 @@ unsafe fn standard_regressor_with_avx(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`standard_regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -11079,16 +11032,10 @@ fn standard_regressor_with_body(
         ],
     ]
 }
+
 /// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
 /// the header) from the bodies' inertias in `p`: the combinations of the
 /// standard parameters that the joint forces determine, `τ = regressor · β`.
@@ -11099,6 +11046,7 @@ pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
 pub fn base_parameters(p: &Params) -> [Real; NBP] {
     base_parameters_with(&p.derived())
 }
+
 /// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
 pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
     [
@@ -11150,16 +11098,10 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
         0.000935,
     ]
 }
+
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 307,
-    add: 210,
-    div: 0,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 307, add: 210, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
@@ -11176,6 +11118,7 @@ pub fn regressor(
 ) -> [[Real; NBP]; NV] {
     regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -11192,6 +11135,7 @@ pub fn regressor_with(
     }
     regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -11207,6 +11151,7 @@ unsafe fn regressor_with_avx(
 ) -> [[Real; NBP]; NV] {
     regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -11931,6 +11876,7 @@ fn regressor_with_body(
         ],
     ]
 }
+
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -11945,17 +11891,11 @@ pub struct Linearization {
     /// `B = ∂ẋ/∂τ`, `2 NV × NV`: zero above, `M(q)⁻¹` below.
     pub b: [[Real; NV]; 2 * NV],
 }
+
 /// Operation count of [`linearization_with`] (and of [`linearization`]
 /// after [`OPS_DERIVED`]).
-pub const OPS_LINEARIZATION: OpCount = OpCount {
-    mul: 1753,
-    add: 882,
-    div: 16,
-    sqrt: 0,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_LINEARIZATION: OpCount = OpCount { mul: 1753, add: 882, div: 16, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
 /// The state-space matrices `A` and `B` at `(q, q̇, τ)` (see
 /// [`Linearization`]), from [`forward_dynamics_derivatives_with`].
 ///
@@ -11970,6 +11910,7 @@ pub fn linearization(
 ) -> Linearization {
     linearization_with(&p.derived(), q, qd, tau)
 }
+
 /// [`linearization`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn linearization_with(
@@ -11996,11 +11937,13 @@ pub fn linearization_with(
     }
     Linearization { a, b }
 }
+
 /// The prescribed coordinates' positions, rates and accelerations at
 /// time `t`: none, the spec has no `[motion]` (`NP = 0`).
 pub fn prescribed_motion(p: &Params, t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
     prescribed_motion_with(&p.derived(), t)
 }
+
 /// [`prescribed_motion`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn prescribed_motion_with(
@@ -12009,6 +11952,7 @@ pub fn prescribed_motion_with(
 ) -> ([Real; NP], [Real; NP], [Real; NP]) {
     ([], [], [])
 }
+
 /// Every acceleration and the drive forces at time `t`: with no
 /// coordinate prescribed (`NP = 0`), the forward dynamics and no
 /// drive force.
@@ -12021,6 +11965,7 @@ pub fn mixed_dynamics(
 ) -> ([Real; NV], [Real; NP]) {
     mixed_dynamics_with(&p.derived(), t, q, qd, tau)
 }
+
 /// [`mixed_dynamics`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn mixed_dynamics_with(
@@ -12032,12 +11977,14 @@ pub fn mixed_dynamics_with(
 ) -> ([Real; NV], [Real; NP]) {
     (forward_dynamics_with(d, q, qd, tau), [])
 }
+
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations
 /// are inconsistent (a configuration the loops cannot take), or the
 /// independent coordinates do not parametrise the motion there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Singular;
+
 /// `L` with `A = L Lᵀ`, in the lower triangle of `a`; `false` when
 /// `A` is not positive definite.
 fn cholesky<const N: usize>(a: &mut [[Real; N]; N]) -> bool {
@@ -12061,6 +12008,7 @@ fn cholesky<const N: usize>(a: &mut [[Real; N]; N]) -> bool {
     }
     true
 }
+
 /// `b ← (L Lᵀ)⁻¹ b` for the factor `l` of [`cholesky`].
 fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
     for i in 0..N {
@@ -12078,6 +12026,7 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
         b[i] = sum / l[i][i];
     }
 }
+
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
 /// `1e-10` of the largest are zero, provided their equations hold
@@ -12166,6 +12115,7 @@ fn semidefinite_solve<const N: usize>(
     }
     if x.iter().all(|v| v.is_finite()) { Ok(x) } else { Err(Singular) }
 }
+
 /// The closed solve of `M q̈ = f + Jᵀλ`, `J q̈ = −b`: `q̈` and `λ`
 /// from the mass matrix `factor` (factored in place; for a mixed
 /// solve its free block, the prescribed rows and columns the
@@ -12210,18 +12160,12 @@ fn closed_solve(
     }
     Ok((qdd, lambda))
 }
+
 /// Operation count of [`constrained_forward_dynamics_with`] at full
 /// constraint rank (the called functions included; see the module's
 /// table).
-pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 3780,
-    add: 3233,
-    div: 297,
-    sqrt: 19,
-    sin: 33,
-    cos: 33,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount { mul: 3780, add: 3233, div: 297, sqrt: 19, sin: 33, cos: 33, exp: 0 };
+
 /// The accelerations q̈ and multipliers λ of the closed mechanism:
 /// `M q̈ + bias = τ + Jᵀλ` with `J q̈ + J̇ q̇ = 0` (exactly; integrate
 /// with drift control). λ are the cut joints' reactions in the rows
@@ -12235,6 +12179,7 @@ pub fn constrained_forward_dynamics(
 ) -> Result<([Real; NV], [Real; NC]), Singular> {
     constrained_forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`constrained_forward_dynamics`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn constrained_forward_dynamics_with(
@@ -12250,17 +12195,11 @@ pub fn constrained_forward_dynamics_with(
     let (qdd, lambda) = closed_solve(terms.mass_matrix, free, &jacobian, &bias)?;
     Ok((qdd, lambda))
 }
+
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
-pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 3870,
-    add: 3279,
-    div: 297,
-    sqrt: 19,
-    sin: 40,
-    cos: 40,
-    exp: 0,
-};
+pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount { mul: 3870, add: 3279, div: 297, sqrt: 19, sin: 40, cos: 40, exp: 0 };
+
 /// For every cut joint (order of `CUT_JOINTS`), the force (first
 /// three) and moment (last three) its parent body exerts on its child
 /// body, in ground axes, the moment about the joint frame's origin on
@@ -12275,6 +12214,7 @@ pub fn cut_joint_reactions(
 ) -> Result<[[Real; 6]; N_CUT], Singular> {
     cut_joint_reactions_with(&p.derived(), q, qd, tau)
 }
+
 /// [`cut_joint_reactions`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn cut_joint_reactions_with(
@@ -12286,13 +12226,17 @@ pub fn cut_joint_reactions_with(
     let (_, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
     Ok(reactions_of_multipliers_with(d, q, &lambda))
 }
+
 /// Number of independent coordinates.
 pub const N_INDEPENDENT: usize = 3;
+
 /// Number of dependent coordinates: the velocity coordinates that
 /// are not in `INDEPENDENT`.
 pub const N_DEPENDENT: usize = 8;
+
 /// Velocity indices of the dependent coordinates, ascending.
 pub const DEPENDENT: [usize; N_DEPENDENT] = [3, 4, 5, 6, 7, 8, 9, 10];
+
 /// `X` with `q̇_dependent = X q̇_independent` on `J q̇ = 0`: the
 /// least-squares solution of `J_d X = −J_i` (exact on a closed
 /// mechanism; redundant rows allowed). `Err` where the independent
@@ -12342,16 +12286,10 @@ fn dependent_map(
     }
     if map.iter().flatten().all(|v| v.is_finite()) { Ok(map) } else { Err(Singular) }
 }
+
 /// Operation count of [`dependent_velocities_with`].
-pub const OPS_DEPENDENT_VELOCITIES: OpCount = OpCount {
-    mul: 1357,
-    add: 1203,
-    div: 76,
-    sqrt: 8,
-    sin: 11,
-    cos: 11,
-    exp: 0,
-};
+pub const OPS_DEPENDENT_VELOCITIES: OpCount = OpCount { mul: 1357, add: 1203, div: 76, sqrt: 8, sin: 11, cos: 11, exp: 0 };
+
 /// Every velocity coordinate from the independent ones
 /// (`INDEPENDENT` order), so that `J q̇ = 0`: `q̇ = G(q) q̇_independent`.
 pub fn dependent_velocities(
@@ -12361,6 +12299,7 @@ pub fn dependent_velocities(
 ) -> Result<[Real; NV], Singular> {
     dependent_velocities_with(&p.derived(), q, qd_independent)
 }
+
 /// [`dependent_velocities`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn dependent_velocities_with(
@@ -12388,16 +12327,10 @@ pub fn dependent_velocities_with(
     }
     Ok(qd)
 }
+
 /// Operation count of [`constrained_inverse_dynamics_with`].
-pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 1541,
-    add: 1315,
-    div: 76,
-    sqrt: 8,
-    sin: 22,
-    cos: 22,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount { mul: 1541, add: 1315, div: 76, sqrt: 8, sin: 22, cos: 22, exp: 0 };
+
 /// The forces of the independent (actuated) coordinates, in
 /// `INDEPENDENT` order, that move the closed mechanism with `q̈`
 /// (a motion consistent with the constraints: `J q̇ = 0`,
@@ -12412,6 +12345,7 @@ pub fn constrained_inverse_dynamics(
 ) -> Result<[Real; N_INDEPENDENT], Singular> {
     constrained_inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`constrained_inverse_dynamics`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn constrained_inverse_dynamics_with(
@@ -12437,6 +12371,7 @@ pub fn constrained_inverse_dynamics_with(
     }
     Ok(forces)
 }
+
 /// The derivatives of the constrained motion at one state, in tree
 /// coordinates (`∂/∂q` in velocity coordinates, as every derivative
 /// of the module).
@@ -12451,17 +12386,11 @@ pub struct ConstrainedDerivatives {
     /// `∂λ/∂q̇`.
     pub multipliers_by_velocity: ConstraintMatrix,
 }
+
 /// Operation count of [`constrained_forward_dynamics_derivatives_with`]
 /// at full constraint rank (the called functions included).
-pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 20078,
-    add: 19067,
-    div: 1980,
-    sqrt: 206,
-    sin: 70,
-    cos: 70,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 20078, add: 19067, div: 1980, sqrt: 206, sin: 70, cos: 70, exp: 0 };
+
 /// The derivatives of [`constrained_forward_dynamics`] in the state,
 /// with `tau` held: of the accelerations and of the multipliers.
 /// `Err` where the constrained dynamics has no solution.
@@ -12473,6 +12402,7 @@ pub fn constrained_forward_dynamics_derivatives(
 ) -> Result<ConstrainedDerivatives, Singular> {
     constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`constrained_forward_dynamics_derivatives`] with the parameter
 /// groups already computed by [`Params::derived`].
 pub fn constrained_forward_dynamics_derivatives_with(
@@ -12573,6 +12503,7 @@ pub fn constrained_forward_dynamics_derivatives_with(
 pub fn avx_copies() -> bool {
     avx::usable().is_some()
 }
+
 /// Turns the AVX copies of [`avx_copies`] off (`false`), for one
 /// code path whatever the processor (timing analysis, comparisons),
 /// or back on (`true`, the default: they run where the processor
@@ -12581,6 +12512,7 @@ pub fn avx_copies() -> bool {
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
 }
+
 /// What the statements of a function with an AVX copy compute
 /// by their instruction set: the build's routines
 /// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
@@ -12591,15 +12523,18 @@ trait Lanes: Copy {
     /// The sines and cosines of `a`, `b`, `c` and `d`.
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
 }
+
 /// The build's own routines: the module's helpers.
 #[derive(Clone, Copy)]
 struct BuildLanes;
+
 impl Lanes for BuildLanes {
     #[inline(always)]
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
         sin_cos_quad(a, b, c, d)
     }
 }
+
 /// Whether the AVX copies may run, asked of the processor once and
 /// remembered.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -12685,6 +12620,7 @@ mod avx {
         false
     }
 }
+
 /// Builds without AVX copies: nothing to ask or to turn off.
 #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
 mod avx {
@@ -12695,12 +12631,14 @@ mod avx {
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
 }
+
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
 fn sin_cos(x: Real) -> (Real, Real) {
     libm::Libm::<Real>::sincos(x)
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// by the module's `sin_cos` (`libm`; this target has no routine of its
 /// own for two at once).
@@ -12710,6 +12648,7 @@ fn sin_cos(x: Real) -> (Real, Real) {
 pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// both in the two lanes of SSE2 registers (x86-64's baseline): one
 /// reduction by π/2 for both (Cody–Waite, π/2 to about 87 bits, exact
@@ -12813,6 +12752,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
         )
     }
 }
+
 /// [`sin_cos_pair`] by the module's `sin_cos` (`libm`), for the angles the
 /// two-lane routine leaves to it; out of line, so that the rare case does not bloat every call site.
 #[cfg(target_arch = "x86_64")]
@@ -12821,6 +12761,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
 /// build does not enable AVX2). Public, like the AVX2 routine it stands
 /// for, which tests measure.
@@ -12831,6 +12772,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     let (third, fourth) = sin_cos_pair(c, d);
     [first, second, third, fourth]
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers
 /// ([`sin_cos_quad_avx2`]), for builds that enable AVX2. Public so that
 /// tests can hold it to `libm` (`tests/trigonometry.rs`).
@@ -12839,6 +12781,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     unsafe { sin_cos_quad_avx2(a, b, c, d) }
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers:
 /// [`sin_cos_pair`]'s arithmetic (its results bit for bit), twice as wide;
 /// `libm` for all four angles where any is beyond 2²⁰ rad, not finite, ±0,
@@ -12968,6 +12911,7 @@ pub unsafe fn sin_cos_quad_avx2(
         ]
     }
 }
+
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.
@@ -12977,11 +12921,13 @@ pub unsafe fn sin_cos_quad_avx2(
 fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     [sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]
 }
+
 /// Trigonometry of this module, by `libm`: the sine of `x`.
 #[inline(always)]
 fn sin(x: Real) -> Real {
     libm::Libm::<Real>::sin(x)
 }
+
 /// Trigonometry of this module, by `libm`: the cosine of `x`.
 #[inline(always)]
 fn cos(x: Real) -> Real {

@@ -103,20 +103,26 @@
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
 pub type Real = f64;
+
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 4;
+
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 4;
+
 /// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
 /// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = ["motor1", "elbow1", "motor2", "elbow2"];
+
 /// Position coordinate names, in the order of `q`; the same as
 /// `COORDINATE_NAMES` unless a joint stores a quaternion.
 pub const POSITION_NAMES: [&str; NQ] = ["motor1", "elbow1", "motor2", "elbow2"];
+
 /// Index in `q` of the first component (`qx`) of every unit quaternion
 /// (scalar last), which an integrator renormalises after each step.
 pub const QUATERNIONS: [usize; 0] = [];
+
 /// The spec's initial positions (`[initial]`; zeros and identity
 /// quaternions by default), in the order of `q`.
 pub const INITIAL_POSITIONS: [Real; NQ] = [
@@ -125,44 +131,58 @@ pub const INITIAL_POSITIONS: [Real; NQ] = [
     0.8618295532815247,
     1.5580876513670514,
 ];
+
 /// The spec's initial velocities (`[initial]`; zeros by default), in
 /// the order of `qd`.
 pub const INITIAL_VELOCITIES: [Real; NV] = [0.0, 0.0, 0.0, 0.0];
+
 /// Number of moving bodies.
 pub const NB: usize = 4;
+
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = ["proximal1", "distal1", "proximal2", "distal2"];
+
 /// Number of loop-closure constraints `Ψ(q) = 0` (rows that vanish
 /// identically are not counted).
 pub const NC: usize = 2;
+
 /// Number of cut joints: one per independent kinematic loop.
 pub const N_CUT: usize = 1;
+
 /// The cut joints, in the order of `cut_joint_reactions`.
 pub const CUT_JOINTS: [&str; N_CUT] = ["effector"];
+
 /// Constraint names (`<cut joint>.<component>`: `fx` a force along the
 /// joint frame's x axis, `my` a moment about its y axis, …), in the
 /// order of `constraints` and of the multipliers.
 pub const CONSTRAINT_NAMES: [&str; NC] = ["effector.fx", "effector.fy"];
+
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 2] = [0, 2];
+
 /// An `NC × NV` matrix, one row per constraint (row-major): the
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+
 /// Number of coordinates the spec's `[motion]` prescribes as
 /// functions of time (zero without `[motion]`).
 pub const NP: usize = 0;
+
 /// Velocity indices of the prescribed coordinates, in the order of
 /// `prescribed_motion` and of the drive forces of `mixed_dynamics`.
 pub const PRESCRIBED: [usize; NP] = [];
+
 /// Indices in `q` of the prescribed coordinates' positions (each its
 /// coordinate's rate is its velocity), in the order of `PRESCRIBED`.
 pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
+
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
 pub const NBP: usize = 12;
+
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -182,26 +202,32 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "distal2.my",
     "distal2.zz",
 ];
+
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
+
 /// Contact names (`<joint>.lower`, `<joint>.upper`,
 /// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
 /// order of `contact_gaps`.
 pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+
 /// Whether any joint applies a force of its own (`limit_forces` or
 /// `friction_forces` not identically zero): without any, and without
 /// `[forces]`, a passive motion conserves energy.
 pub const HAS_JOINT_FORCES: bool = false;
+
 /// Whether the spec has a `[forces]` table (`applied_forces` is zero
 /// otherwise): what `sharnir_runtime::model!` reads, so that a
 /// model's forces cannot be left out.
 pub const HAS_APPLIED_FORCES: bool = false;
+
 /// Whether the mechanism has closed loops (`NC`, `constraints`, …):
 /// its `forward_dynamics` is then its spanning tree's, and a
 /// simulation must close the loops (`sharnir_runtime::model!(…,
 /// loops)` refuses to compile without it).
 pub const HAS_LOOPS: bool = true;
+
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -210,10 +236,12 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+
 /// An `NV × NV` matrix over the velocity coordinates, row-major (row:
 /// output, column: coordinate): what the derivative functions and
 /// `mass_matrix_inverse` return.
 pub type JointMatrix = [[Real; NV]; NV];
+
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -225,6 +253,7 @@ pub struct JointSpace {
     /// `g(q)`.
     pub gravity: [Real; NV],
 }
+
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,9 +273,11 @@ pub struct OpCount {
     /// Exponentials (the contact law of `limit_forces`).
     pub exp: u32,
 }
+
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
+
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -254,6 +285,7 @@ pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
 }
+
 impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
@@ -261,26 +293,13 @@ impl Params {
         Derived { params: *self }
     }
 }
+
 /// Operation count of [`Params::derived`].
-pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_DERIVED: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 30,
-    add: 20,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount { mul: 30, add: 20, div: 0, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 /// revolute joints, forces for prismatic ones, in coordinate order.
 ///
@@ -295,6 +314,7 @@ pub fn inverse_dynamics(
 ) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
     _d: &Derived,
@@ -325,16 +345,10 @@ pub fn inverse_dynamics_with(
         t7,
     ]
 }
+
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 4,
-    add: 4,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 2,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX: OpCount = OpCount { mul: 4, add: 4, div: 0, sqrt: 0, sin: 0, cos: 2, exp: 0 };
+
 /// The joint-space mass matrix M(q), symmetric positive definite, so that
 /// `M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
 ///
@@ -344,6 +358,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
+
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let c_q1 = cos(q[1]);
@@ -357,16 +372,10 @@ pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         [0.0, 0.0, t1, 0.006],
     ]
 }
+
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
-pub const OPS_BIAS: OpCount = OpCount {
-    mul: 24,
-    add: 10,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_BIAS: OpCount = OpCount { mul: 24, add: 10, div: 0, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 /// acceleration zero.
 ///
@@ -376,6 +385,7 @@ pub const OPS_BIAS: OpCount = OpCount {
 pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
+
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
@@ -395,16 +405,10 @@ pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
         0.03 * t3,
     ]
 }
+
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 6,
-    add: 4,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_GRAVITY: OpCount = OpCount { mul: 6, add: 4, div: 0, sqrt: 0, sin: 0, cos: 4, exp: 0 };
+
 /// The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -413,6 +417,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
+
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let c_q0 = cos(q[0]);
@@ -421,16 +426,10 @@ pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t1 = cos(q[2] + q[3]);
     [0.6867 * c_q0 + 0.2943 * t0, 0.2943 * t0, 0.6867 * c_q2 + 0.2943 * t1, 0.2943 * t1]
 }
+
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
-pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 38,
-    add: 18,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_JOINT_SPACE: OpCount = OpCount { mul: 38, add: 18, div: 0, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// The mass matrix, bias and gravity forces of one state in one pass: the
 /// three share every subexpression (sines and cosines, rotations, velocity
 /// products), so this costs less than `mass_matrix`, `bias` and `gravity`
@@ -442,6 +441,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
 pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
+
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
@@ -481,16 +481,10 @@ pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
         ],
     }
 }
+
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 50,
-    add: 28,
-    div: 2,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount { mul: 50, add: 28, div: 2, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 /// (articulated-body) method, in O(n) and without forming M(q); they satisfy
 /// `M(q) q̈ + bias(q, q̇) = τ`.
@@ -506,6 +500,7 @@ pub fn forward_dynamics(
 ) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
     _d: &Derived,
@@ -544,16 +539,10 @@ pub fn forward_dynamics_with(
                 - 0.03 * (0.2 * t5 + c_q3 * (9.81 * c_q2 + 0.2 * t9) - 9.81 * t1)),
     ]
 }
+
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 10,
-    add: 4,
-    div: 0,
-    sqrt: 0,
-    sin: 2,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount { mul: 10, add: 4, div: 0, sqrt: 0, sin: 2, cos: 0, exp: 0 };
+
 /// The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 /// as passivity-based controllers need (the Christoffel matrix when every velocity
 /// is a coordinate rate).
@@ -564,6 +553,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
+
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     _d: &Derived,
@@ -583,16 +573,10 @@ pub fn coriolis_matrix_with(
         [0.0, 0.0, 0.006 * t2, 0.0],
     ]
 }
+
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
-pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 28,
-    add: 16,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 2,
-    exp: 0,
-};
+pub const OPS_ENERGY: OpCount = OpCount { mul: 28, add: 16, div: 0, sqrt: 0, sin: 6, cos: 2, exp: 0 };
+
 /// Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 /// centre of mass is at the ground origin's height.
 ///
@@ -602,6 +586,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
 pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
+
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let ((s_q1, c_q1), (s_q3, c_q3)) = sin_cos_pair(q[1], q[3]);
@@ -623,16 +608,10 @@ pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real
         0.6867 * (s_q0 + s_q2) + 0.2943 * (t4 + t5),
     )
 }
+
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 4,
-    add: 8,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_BODY_POSES: OpCount = OpCount { mul: 4, add: 8, div: 0, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -641,6 +620,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
+
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let ((s_q0, c_q0), (s_q2, c_q2)) = sin_cos_pair(q[0], q[2]);
@@ -669,16 +649,10 @@ pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
     ]
 }
+
 /// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
-pub const OPS_COORDINATE_RATES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_COORDINATE_RATES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 /// for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 /// for spherical and free joints. Integrate `q` with them and renormalise
@@ -690,6 +664,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
+
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
     _d: &Derived,
@@ -698,16 +673,10 @@ pub fn coordinate_rates_with(
 ) -> [Real; NQ] {
     [qd[0], qd[1], qd[2], qd[3]]
 }
+
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 4,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 2,
-    cos: 2,
-    exp: 0,
-};
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount { mul: 4, add: 0, div: 0, sqrt: 0, sin: 2, cos: 2, exp: 0 };
+
 /// For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 /// q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 /// all in ground coordinates. A point `p` of the body (ground coordinates,
@@ -719,6 +688,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
+
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let ((s_q0, c_q0), (s_q2, c_q2)) = sin_cos_pair(q[0], q[2]);
@@ -757,16 +727,10 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
         ],
     ]
 }
+
 /// Operation count of [`applied_forces_with`] (and of [`applied_forces`] after [`OPS_DERIVED`]).
-pub const OPS_APPLIED_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_APPLIED_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Zero: the spec has no `[forces]` table (`HAS_APPLIED_FORCES`). Every module has
 /// this function, so that a simulation adds it whatever the spec says.
 ///
@@ -781,6 +745,7 @@ pub fn applied_forces(
 ) -> [Real; NV] {
     applied_forces_with(&p.derived(), t, q, qd)
 }
+
 /// [`applied_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn applied_forces_with(
     _d: &Derived,
@@ -790,16 +755,10 @@ pub fn applied_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0]
 }
+
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
-pub const OPS_CONTACT_GAPS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_CONTACT_GAPS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
 /// a clearance's boundary or between a gear mesh's flanks, positive while apart
 /// and negative while the contact is pressed in. A contact begins where its gap
@@ -811,20 +770,15 @@ pub const OPS_CONTACT_GAPS: OpCount = OpCount {
 pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
+
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
 pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
+
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
-pub const OPS_LIMIT_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_LIMIT_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joint forces of the stops, clearances and gear meshes: each contact pushes
 /// its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
 /// package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
@@ -837,20 +791,15 @@ pub const OPS_LIMIT_FORCES: OpCount = OpCount {
 pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
+
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
+
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
-pub const OPS_FRICTION_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_FRICTION_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
 /// every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
 /// regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
@@ -862,6 +811,7 @@ pub const OPS_FRICTION_FORCES: OpCount = OpCount {
 pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     friction_forces_with(&p.derived(), q, qd)
 }
+
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn friction_forces_with(
     _d: &Derived,
@@ -870,16 +820,10 @@ pub fn friction_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0]
 }
+
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINTS: OpCount = OpCount {
-    mul: 8,
-    add: 11,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_CONSTRAINTS: OpCount = OpCount { mul: 8, add: 11, div: 0, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// The loop-closure constraints Ψ(q), zero when every loop is closed: for every cut
 /// joint, the relative placement of its two frames that the joint does not allow,
 /// in the joint frame on the parent side (rows named by `CONSTRAINT_NAMES`).
@@ -890,6 +834,7 @@ pub const OPS_CONSTRAINTS: OpCount = OpCount {
 pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
     constraints_with(&p.derived(), q)
 }
+
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraints_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let ((s_q0, c_q0), (s_q2, c_q2)) = sin_cos_pair(q[0], q[2]);
@@ -903,16 +848,10 @@ pub fn constraints_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let t7 = 0.2 * (s_q2 - s_q0) + 0.3 * (t5 - t2);
     [t1 * t6 + t2 * t7, t1 * t7 - t2 * t6]
 }
+
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
-    mul: 22,
-    add: 20,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount { mul: 22, add: 20, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The constraint Jacobian J(q), so that Ψ̇ = J q̇ (velocity coordinates, quasi-
 /// velocities of spherical and free joints included). The generalized force of the
 /// multipliers λ is Jᵀλ: λ are the cut joints' reactions on their child bodies.
@@ -923,6 +862,7 @@ pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
 pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     constraint_jacobian_with(&p.derived(), q)
 }
+
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     let ((s_q0, c_q0), (s_q2, c_q2)) = sin_cos_pair(q[0], q[2]);
@@ -948,16 +888,10 @@ pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC
         [t1 * t6 + t15 - t2 * t9, t15 - 0.3, t1 * t7 - t2 * t10, 0.3 * t13],
     ]
 }
+
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
-    mul: 71,
-    add: 56,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount { mul: 71, add: 56, div: 0, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// J̇ q̇, so that the accelerations of a closed mechanism satisfy J q̈ + J̇ q̇ = 0.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -966,6 +900,7 @@ pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
 pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     constraint_bias_with(&p.derived(), q, qd)
 }
+
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_bias_with(
     _d: &Derived,
@@ -1010,16 +945,10 @@ pub fn constraint_bias_with(
             + 0.3 * qd[3] * (t6 * t16 + t7 * t14 + t4 * t21 - t3 * t17),
     ]
 }
+
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
-pub const OPS_REACTIONS_OF_MULTIPLIERS: OpCount = OpCount {
-    mul: 4,
-    add: 3,
-    div: 0,
-    sqrt: 0,
-    sin: 1,
-    cos: 1,
-    exp: 0,
-};
+pub const OPS_REACTIONS_OF_MULTIPLIERS: OpCount = OpCount { mul: 4, add: 3, div: 0, sqrt: 0, sin: 1, cos: 1, exp: 0 };
+
 /// For every cut joint (order of `CUT_JOINTS`), the force (first three) and moment
 /// (last three) its parent body exerts on its child body, in ground axes, the moment
 /// about the joint frame's origin on the child side, for multipliers `lambda`.
@@ -1034,6 +963,7 @@ pub fn reactions_of_multipliers(
 ) -> [[Real; 6]; N_CUT] {
     reactions_of_multipliers_with(&p.derived(), q, lambda)
 }
+
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
     _d: &Derived,
@@ -1054,16 +984,10 @@ pub fn reactions_of_multipliers_with(
         ],
     ]
 }
+
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 48,
-    add: 20,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 48, add: 20, div: 0, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// `(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
 /// `mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
 /// `∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
@@ -1079,6 +1003,7 @@ pub fn inverse_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_derivatives_with(
     _d: &Derived,
@@ -1129,16 +1054,10 @@ pub fn inverse_dynamics_derivatives_with(
         ],
     )
 }
+
 /// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
-    mul: 6,
-    add: 4,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount { mul: 6, add: 4, div: 0, sqrt: 0, sin: 4, cos: 0, exp: 0 };
+
 /// `∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
 /// Pinocchio's convention): the stiffness of the static joint forces, as
 /// compliance control and identification need it.
@@ -1149,6 +1068,7 @@ pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
 pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     gravity_derivatives_with(&p.derived(), q)
 }
+
 /// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let s_q0 = sin(q[0]);
@@ -1164,16 +1084,10 @@ pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV
         [0.0, 0.0, t3, t3],
     ]
 }
+
 /// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
-    mul: 18,
-    add: 8,
-    div: 2,
-    sqrt: 0,
-    sin: 0,
-    cos: 2,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount { mul: 18, add: 8, div: 2, sqrt: 0, sin: 0, cos: 2, exp: 0 };
+
 /// `M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
 /// pivots are taken outboard bodies first (no fill-in on a tree).
 ///
@@ -1183,6 +1097,7 @@ pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
 pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with(&p.derived(), q)
 }
+
 /// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_inverse_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let c_q1 = cos(q[1]);
@@ -1202,16 +1117,10 @@ pub fn mass_matrix_inverse_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV
         [0.0, 0.0, t4, 27777.777777777777 * t1 * t1 * inv0 + 166.66666666666666],
     ]
 }
+
 /// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 146,
-    add: 60,
-    div: 4,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 146, add: 60, div: 4, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// `(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
 /// `M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
 /// force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
@@ -1229,6 +1138,7 @@ pub fn forward_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_derivatives_with(
     _d: &Derived,
@@ -1331,16 +1241,10 @@ pub fn forward_dynamics_derivatives_with(
         ],
     )
 }
+
 /// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
-    mul: 249,
-    add: 231,
-    div: 0,
-    sqrt: 0,
-    sin: 7,
-    cos: 7,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount { mul: 249, add: 231, div: 0, sqrt: 0, sin: 7, cos: 7, exp: 0 };
+
 /// `(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
 /// `r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
 /// `q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
@@ -1358,6 +1262,7 @@ pub fn constrained_residual_derivatives(
 ) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
     constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
 }
+
 /// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1377,6 +1282,7 @@ pub fn constrained_residual_derivatives_with(
     }
     constrained_residual_derivatives_with_body(BuildLanes, d, q, qd, qdd, lambda)
 }
+
 /// [`constrained_residual_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1393,6 +1299,7 @@ unsafe fn constrained_residual_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
     constrained_residual_derivatives_with_body(avx2, d, q, qd, qdd, lambda)
 }
+
 /// The statements of [`constrained_residual_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1591,16 +1498,10 @@ fn constrained_residual_derivatives_with_body(
         ],
     )
 }
+
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
-pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 44,
-    add: 24,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount { mul: 44, add: 24, div: 0, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
 /// the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
@@ -1618,6 +1519,7 @@ pub fn standard_regressor(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
 pub fn standard_regressor_with(
     _d: &Derived,
@@ -1822,16 +1724,10 @@ pub fn standard_regressor_with(
         ],
     ]
 }
+
 /// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
 /// the header) from the bodies' inertias in `p`: the combinations of the
 /// standard parameters that the joint forces determine, `τ = regressor · β`.
@@ -1842,20 +1738,15 @@ pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
 pub fn base_parameters(p: &Params) -> [Real; NBP] {
     base_parameters_with(&p.derived())
 }
+
 /// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
 pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
     [0.07, 0.0, 0.012, 0.03, 0.0, 0.006, 0.07, 0.0, 0.012, 0.03, 0.0, 0.006]
 }
+
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 38,
-    add: 22,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 38, add: 22, div: 0, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
@@ -1872,6 +1763,7 @@ pub fn regressor(
 ) -> [[Real; NBP]; NV] {
     regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`regressor`] with the parameter groups already computed by [`Params::derived`].
 pub fn regressor_with(
     _d: &Derived,
@@ -1938,6 +1830,7 @@ pub fn regressor_with(
         [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t17, t19, t15],
     ]
 }
+
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -1952,17 +1845,11 @@ pub struct Linearization {
     /// `B = ∂ẋ/∂τ`, `2 NV × NV`: zero above, `M(q)⁻¹` below.
     pub b: [[Real; NV]; 2 * NV],
 }
+
 /// Operation count of [`linearization_with`] (and of [`linearization`]
 /// after [`OPS_DERIVED`]).
-pub const OPS_LINEARIZATION: OpCount = OpCount {
-    mul: 146,
-    add: 60,
-    div: 4,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_LINEARIZATION: OpCount = OpCount { mul: 146, add: 60, div: 4, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// The state-space matrices `A` and `B` at `(q, q̇, τ)` (see
 /// [`Linearization`]), from [`forward_dynamics_derivatives_with`].
 ///
@@ -1977,6 +1864,7 @@ pub fn linearization(
 ) -> Linearization {
     linearization_with(&p.derived(), q, qd, tau)
 }
+
 /// [`linearization`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn linearization_with(
@@ -2003,11 +1891,13 @@ pub fn linearization_with(
     }
     Linearization { a, b }
 }
+
 /// The prescribed coordinates' positions, rates and accelerations at
 /// time `t`: none, the spec has no `[motion]` (`NP = 0`).
 pub fn prescribed_motion(p: &Params, t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
     prescribed_motion_with(&p.derived(), t)
 }
+
 /// [`prescribed_motion`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn prescribed_motion_with(
@@ -2016,6 +1906,7 @@ pub fn prescribed_motion_with(
 ) -> ([Real; NP], [Real; NP], [Real; NP]) {
     ([], [], [])
 }
+
 /// Every acceleration and the drive forces at time `t`: with no
 /// coordinate prescribed (`NP = 0`), the forward dynamics and no
 /// drive force.
@@ -2028,6 +1919,7 @@ pub fn mixed_dynamics(
 ) -> ([Real; NV], [Real; NP]) {
     mixed_dynamics_with(&p.derived(), t, q, qd, tau)
 }
+
 /// [`mixed_dynamics`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn mixed_dynamics_with(
@@ -2039,12 +1931,14 @@ pub fn mixed_dynamics_with(
 ) -> ([Real; NV], [Real; NP]) {
     (forward_dynamics_with(d, q, qd, tau), [])
 }
+
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations
 /// are inconsistent (a configuration the loops cannot take), or the
 /// independent coordinates do not parametrise the motion there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Singular;
+
 /// `L` with `A = L Lᵀ`, in the lower triangle of `a`; `false` when
 /// `A` is not positive definite.
 fn cholesky<const N: usize>(a: &mut [[Real; N]; N]) -> bool {
@@ -2068,6 +1962,7 @@ fn cholesky<const N: usize>(a: &mut [[Real; N]; N]) -> bool {
     }
     true
 }
+
 /// `b ← (L Lᵀ)⁻¹ b` for the factor `l` of [`cholesky`].
 fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
     for i in 0..N {
@@ -2085,6 +1980,7 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
         b[i] = sum / l[i][i];
     }
 }
+
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
 /// `1e-10` of the largest are zero, provided their equations hold
@@ -2173,6 +2069,7 @@ fn semidefinite_solve<const N: usize>(
     }
     if x.iter().all(|v| v.is_finite()) { Ok(x) } else { Err(Singular) }
 }
+
 /// The closed solve of `M q̈ = f + Jᵀλ`, `J q̈ = −b`: `q̈` and `λ`
 /// from the mass matrix `factor` (factored in place; for a mixed
 /// solve its free block, the prescribed rows and columns the
@@ -2217,18 +2114,12 @@ fn closed_solve(
     }
     Ok((qdd, lambda))
 }
+
 /// Operation count of [`constrained_forward_dynamics_with`] at full
 /// constraint rank (the called functions included; see the module's
 /// table).
-pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 212,
-    add: 177,
-    div: 35,
-    sqrt: 6,
-    sin: 13,
-    cos: 13,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount { mul: 212, add: 177, div: 35, sqrt: 6, sin: 13, cos: 13, exp: 0 };
+
 /// The accelerations q̈ and multipliers λ of the closed mechanism:
 /// `M q̈ + bias = τ + Jᵀλ` with `J q̈ + J̇ q̇ = 0` (exactly; integrate
 /// with drift control). λ are the cut joints' reactions in the rows
@@ -2242,6 +2133,7 @@ pub fn constrained_forward_dynamics(
 ) -> Result<([Real; NV], [Real; NC]), Singular> {
     constrained_forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`constrained_forward_dynamics`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn constrained_forward_dynamics_with(
@@ -2257,17 +2149,11 @@ pub fn constrained_forward_dynamics_with(
     let (qdd, lambda) = closed_solve(terms.mass_matrix, free, &jacobian, &bias)?;
     Ok((qdd, lambda))
 }
+
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
-pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 216,
-    add: 180,
-    div: 35,
-    sqrt: 6,
-    sin: 14,
-    cos: 14,
-    exp: 0,
-};
+pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount { mul: 216, add: 180, div: 35, sqrt: 6, sin: 14, cos: 14, exp: 0 };
+
 /// For every cut joint (order of `CUT_JOINTS`), the force (first
 /// three) and moment (last three) its parent body exerts on its child
 /// body, in ground axes, the moment about the joint frame's origin on
@@ -2282,6 +2168,7 @@ pub fn cut_joint_reactions(
 ) -> Result<[[Real; 6]; N_CUT], Singular> {
     cut_joint_reactions_with(&p.derived(), q, qd, tau)
 }
+
 /// [`cut_joint_reactions`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn cut_joint_reactions_with(
@@ -2293,13 +2180,17 @@ pub fn cut_joint_reactions_with(
     let (_, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
     Ok(reactions_of_multipliers_with(d, q, &lambda))
 }
+
 /// Number of independent coordinates.
 pub const N_INDEPENDENT: usize = 2;
+
 /// Number of dependent coordinates: the velocity coordinates that
 /// are not in `INDEPENDENT`.
 pub const N_DEPENDENT: usize = 2;
+
 /// Velocity indices of the dependent coordinates, ascending.
 pub const DEPENDENT: [usize; N_DEPENDENT] = [1, 3];
+
 /// `X` with `q̇_dependent = X q̇_independent` on `J q̇ = 0`: the
 /// least-squares solution of `J_d X = −J_i` (exact on a closed
 /// mechanism; redundant rows allowed). `Err` where the independent
@@ -2349,16 +2240,10 @@ fn dependent_map(
     }
     if map.iter().flatten().all(|v| v.is_finite()) { Ok(map) } else { Err(Singular) }
 }
+
 /// Operation count of [`dependent_velocities_with`].
-pub const OPS_DEPENDENT_VELOCITIES: OpCount = OpCount {
-    mul: 47,
-    add: 45,
-    div: 9,
-    sqrt: 2,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_DEPENDENT_VELOCITIES: OpCount = OpCount { mul: 47, add: 45, div: 9, sqrt: 2, sin: 5, cos: 5, exp: 0 };
+
 /// Every velocity coordinate from the independent ones
 /// (`INDEPENDENT` order), so that `J q̇ = 0`: `q̇ = G(q) q̇_independent`.
 pub fn dependent_velocities(
@@ -2368,6 +2253,7 @@ pub fn dependent_velocities(
 ) -> Result<[Real; NV], Singular> {
     dependent_velocities_with(&p.derived(), q, qd_independent)
 }
+
 /// [`dependent_velocities`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn dependent_velocities_with(
@@ -2395,16 +2281,10 @@ pub fn dependent_velocities_with(
     }
     Ok(qd)
 }
+
 /// Operation count of [`constrained_inverse_dynamics_with`].
-pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 77,
-    add: 67,
-    div: 9,
-    sqrt: 2,
-    sin: 9,
-    cos: 9,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount { mul: 77, add: 67, div: 9, sqrt: 2, sin: 9, cos: 9, exp: 0 };
+
 /// The forces of the independent (actuated) coordinates, in
 /// `INDEPENDENT` order, that move the closed mechanism with `q̈`
 /// (a motion consistent with the constraints: `J q̇ = 0`,
@@ -2419,6 +2299,7 @@ pub fn constrained_inverse_dynamics(
 ) -> Result<[Real; N_INDEPENDENT], Singular> {
     constrained_inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`constrained_inverse_dynamics`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn constrained_inverse_dynamics_with(
@@ -2444,6 +2325,7 @@ pub fn constrained_inverse_dynamics_with(
     }
     Ok(forces)
 }
+
 /// The derivatives of the constrained motion at one state, in tree
 /// coordinates (`∂/∂q` in velocity coordinates, as every derivative
 /// of the module).
@@ -2458,17 +2340,11 @@ pub struct ConstrainedDerivatives {
     /// `∂λ/∂q̇`.
     pub multipliers_by_velocity: ConstraintMatrix,
 }
+
 /// Operation count of [`constrained_forward_dynamics_derivatives_with`]
 /// at full constraint rank (the called functions included).
-pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 819,
-    add: 772,
-    div: 161,
-    sqrt: 26,
-    sin: 29,
-    cos: 29,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 819, add: 772, div: 161, sqrt: 26, sin: 29, cos: 29, exp: 0 };
+
 /// The derivatives of [`constrained_forward_dynamics`] in the state,
 /// with `tau` held: of the accelerations and of the multipliers.
 /// `Err` where the constrained dynamics has no solution.
@@ -2480,6 +2356,7 @@ pub fn constrained_forward_dynamics_derivatives(
 ) -> Result<ConstrainedDerivatives, Singular> {
     constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`constrained_forward_dynamics_derivatives`] with the parameter
 /// groups already computed by [`Params::derived`].
 pub fn constrained_forward_dynamics_derivatives_with(
@@ -2580,6 +2457,7 @@ pub fn constrained_forward_dynamics_derivatives_with(
 pub fn avx_copies() -> bool {
     avx::usable().is_some()
 }
+
 /// Turns the AVX copies of [`avx_copies`] off (`false`), for one
 /// code path whatever the processor (timing analysis, comparisons),
 /// or back on (`true`, the default: they run where the processor
@@ -2588,6 +2466,7 @@ pub fn avx_copies() -> bool {
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
 }
+
 /// What the statements of a function with an AVX copy compute
 /// by their instruction set: the build's routines
 /// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
@@ -2598,15 +2477,18 @@ trait Lanes: Copy {
     /// The sines and cosines of `a`, `b`, `c` and `d`.
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
 }
+
 /// The build's own routines: the module's helpers.
 #[derive(Clone, Copy)]
 struct BuildLanes;
+
 impl Lanes for BuildLanes {
     #[inline(always)]
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
         sin_cos_quad(a, b, c, d)
     }
 }
+
 /// Whether the AVX copies may run, asked of the processor once and
 /// remembered.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -2692,6 +2574,7 @@ mod avx {
         false
     }
 }
+
 /// Builds without AVX copies: nothing to ask or to turn off.
 #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
 mod avx {
@@ -2702,12 +2585,14 @@ mod avx {
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
 }
+
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
 fn sin_cos(x: Real) -> (Real, Real) {
     libm::Libm::<Real>::sincos(x)
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// by the module's `sin_cos` (`libm`; this target has no routine of its
 /// own for two at once).
@@ -2717,6 +2602,7 @@ fn sin_cos(x: Real) -> (Real, Real) {
 pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// both in the two lanes of SSE2 registers (x86-64's baseline): one
 /// reduction by π/2 for both (Cody–Waite, π/2 to about 87 bits, exact
@@ -2820,6 +2706,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
         )
     }
 }
+
 /// [`sin_cos_pair`] by the module's `sin_cos` (`libm`), for the angles the
 /// two-lane routine leaves to it; out of line, so that the rare case does not bloat every call site.
 #[cfg(target_arch = "x86_64")]
@@ -2828,6 +2715,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
 /// build does not enable AVX2). Public, like the AVX2 routine it stands
 /// for, which tests measure.
@@ -2838,6 +2726,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     let (third, fourth) = sin_cos_pair(c, d);
     [first, second, third, fourth]
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers
 /// ([`sin_cos_quad_avx2`]), for builds that enable AVX2. Public so that
 /// tests can hold it to `libm` (`tests/trigonometry.rs`).
@@ -2846,6 +2735,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     unsafe { sin_cos_quad_avx2(a, b, c, d) }
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers:
 /// [`sin_cos_pair`]'s arithmetic (its results bit for bit), twice as wide;
 /// `libm` for all four angles where any is beyond 2²⁰ rad, not finite, ±0,
@@ -2975,6 +2865,7 @@ pub unsafe fn sin_cos_quad_avx2(
         ]
     }
 }
+
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.
@@ -2984,11 +2875,13 @@ pub unsafe fn sin_cos_quad_avx2(
 fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     [sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]
 }
+
 /// Trigonometry of this module, by `libm`: the sine of `x`.
 #[inline(always)]
 fn sin(x: Real) -> Real {
     libm::Libm::<Real>::sin(x)
 }
+
 /// Trigonometry of this module, by `libm`: the cosine of `x`.
 #[inline(always)]
 fn cos(x: Real) -> Real {

@@ -136,11 +136,14 @@
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
 pub type Real = f64;
+
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 20;
+
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 18;
+
 /// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
 /// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = [
@@ -163,6 +166,7 @@ pub const COORDINATE_NAMES: [&str; NV] = [
     "hip",
     "knee",
 ];
+
 /// Position coordinate names, in the order of `q`; the same as
 /// `COORDINATE_NAMES` unless a joint stores a quaternion.
 pub const POSITION_NAMES: [&str; NQ] = [
@@ -187,9 +191,11 @@ pub const POSITION_NAMES: [&str; NQ] = [
     "hip",
     "knee",
 ];
+
 /// Index in `q` of the first component (`qx`) of every unit quaternion
 /// (scalar last), which an integrator renormalises after each step.
 pub const QUATERNIONS: [usize; 2] = [3, 11];
+
 /// The spec's initial positions (`[initial]`; zeros and identity
 /// quaternions by default), in the order of `q`.
 pub const INITIAL_POSITIONS: [Real; NQ] = [
@@ -214,6 +220,7 @@ pub const INITIAL_POSITIONS: [Real; NQ] = [
     0.0,
     0.0,
 ];
+
 /// The spec's initial velocities (`[initial]`; zeros by default), in
 /// the order of `qd`.
 pub const INITIAL_VELOCITIES: [Real; NV] = [
@@ -236,8 +243,10 @@ pub const INITIAL_VELOCITIES: [Real; NV] = [
     0.0,
     0.0,
 ];
+
 /// Number of moving bodies.
 pub const NB: usize = 7;
+
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = [
@@ -249,18 +258,23 @@ pub const BODY_NAMES: [&str; NB] = [
     "thigh",
     "shin",
 ];
+
 /// Number of coordinates the spec's `[motion]` prescribes as
 /// functions of time (zero without `[motion]`).
 pub const NP: usize = 0;
+
 /// Velocity indices of the prescribed coordinates, in the order of
 /// `prescribed_motion` and of the drive forces of `mixed_dynamics`.
 pub const PRESCRIBED: [usize; NP] = [];
+
 /// Indices in `q` of the prescribed coordinates' positions (each its
 /// coordinate's rate is its velocity), in the order of `PRESCRIBED`.
 pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
+
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
 pub const NBP: usize = 60;
+
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -328,26 +342,32 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "shin.my",
     "shin.mz",
 ];
+
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
+
 /// Contact names (`<joint>.lower`, `<joint>.upper`,
 /// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
 /// order of `contact_gaps`.
 pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+
 /// Whether any joint applies a force of its own (`limit_forces` or
 /// `friction_forces` not identically zero): without any, and without
 /// `[forces]`, a passive motion conserves energy.
 pub const HAS_JOINT_FORCES: bool = false;
+
 /// Whether the spec has a `[forces]` table (`applied_forces` is zero
 /// otherwise): what `sharnir_runtime::model!` reads, so that a
 /// model's forces cannot be left out.
 pub const HAS_APPLIED_FORCES: bool = false;
+
 /// Whether the mechanism has closed loops (`NC`, `constraints`, …):
 /// its `forward_dynamics` is then its spanning tree's, and a
 /// simulation must close the loops (`sharnir_runtime::model!(…,
 /// loops)` refuses to compile without it).
 pub const HAS_LOOPS: bool = false;
+
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -356,10 +376,12 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+
 /// An `NV × NV` matrix over the velocity coordinates, row-major (row:
 /// output, column: coordinate): what the derivative functions and
 /// `mass_matrix_inverse` return.
 pub type JointMatrix = [[Real; NV]; NV];
+
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -371,6 +393,7 @@ pub struct JointSpace {
     /// `g(q)`.
     pub gravity: [Real; NV],
 }
+
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -390,6 +413,7 @@ pub struct OpCount {
     /// Exponentials (the contact law of `limit_forces`).
     pub exp: u32,
 }
+
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
@@ -402,6 +426,7 @@ pub struct Params {
     /// `l_arm` (spec value 0.35).
     pub l_arm: Real,
 }
+
 impl Default for Params {
     fn default() -> Self {
         Params {
@@ -412,249 +437,251 @@ impl Default for Params {
         }
     }
 }
+
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
-    /// Parameter group 0.
+    /// Parameter group 0: `1/(m_hand + 0.15)`.
     pub k0: Real,
-    /// Parameter group 1.
+    /// Parameter group 1: `m_hand/(m_hand + 0.15)`.
     pub k1: Real,
-    /// Parameter group 2.
+    /// Parameter group 2: `(−0.04·m_hand − 0.0135)/(m_hand + 0.15)`.
     pub k2: Real,
-    /// Parameter group 3.
+    /// Parameter group 3: `m_hand + 0.15`.
     pub k3: Real,
-    /// Parameter group 4.
+    /// Parameter group 4 (its formula is long: see `Params::derived`).
     pub k4: Real,
-    /// Parameter group 5.
+    /// Parameter group 5 (its formula is long: see `Params::derived`).
     pub k5: Real,
-    /// Parameter group 6.
+    /// Parameter group 6 (its formula is long: see `Params::derived`).
     pub k6: Real,
-    /// Parameter group 7.
+    /// Parameter group 7 (its formula is long: see `Params::derived`).
     pub k7: Real,
-    /// Parameter group 8.
+    /// Parameter group 8 (its formula is long: see `Params::derived`).
     pub k8: Real,
-    /// Parameter group 9.
+    /// Parameter group 9 (its formula is long: see `Params::derived`).
     pub k9: Real,
-    /// Parameter group 10.
+    /// Parameter group 10: `−0.04·m_hand − 0.0135`.
     pub k10: Real,
-    /// Parameter group 11.
+    /// Parameter group 11: `m_hand + m_torso + 9.65`.
     pub k11: Real,
-    /// Parameter group 12.
+    /// Parameter group 12: `m_hand + 1.35`.
     pub k12: Real,
-    /// Parameter group 13.
+    /// Parameter group 13: `−0.25·(m_hand + 0.15) − 0.144`.
     pub k13: Real,
-    /// Parameter group 14.
+    /// Parameter group 14: `−(m_hand + 1.35)·l_arm − l_arm`.
     pub k14: Real,
-    /// Parameter group 15.
+    /// Parameter group 15: `0.1·m_torso + 0.3·(m_hand + 3.35) − 0.555`.
     pub k15: Real,
-    /// Parameter group 16.
+    /// Parameter group 16: `0.01·m_torso − 0.2·(m_hand + 3.35) + 0.471`.
     pub k16: Real,
-    /// Parameter group 17.
+    /// Parameter group 17: `0.04·m_hand + 0.0135`.
     pub k17: Real,
-    /// Parameter group 18.
+    /// Parameter group 18: `−0.1·m_torso − 0.3·(m_hand + 3.35) + 0.555`.
     pub k18: Real,
-    /// Parameter group 19.
+    /// Parameter group 19: `0.02·m_torso + 0.1·(m_hand + 3.35)`.
     pub k19: Real,
-    /// Parameter group 20.
+    /// Parameter group 20: `−0.01·m_torso + 0.2·(m_hand + 3.35) − 0.471`.
     pub k20: Real,
-    /// Parameter group 21.
+    /// Parameter group 21: `−0.02·m_torso − 0.1·(m_hand + 3.35)`.
     pub k21: Real,
-    /// Parameter group 22.
+    /// Parameter group 22 (its formula is long: see `Params::derived`).
     pub k22: Real,
-    /// Parameter group 23.
+    /// Parameter group 23 (its formula is long: see `Params::derived`).
     pub k23: Real,
-    /// Parameter group 24.
+    /// Parameter group 24 (its formula is long: see `Params::derived`).
     pub k24: Real,
-    /// Parameter group 25.
+    /// Parameter group 25 (its formula is long: see `Params::derived`).
     pub k25: Real,
-    /// Parameter group 26.
+    /// Parameter group 26 (its formula is long: see `Params::derived`).
     pub k26: Real,
-    /// Parameter group 27.
+    /// Parameter group 27 (its formula is long: see `Params::derived`).
     pub k27: Real,
-    /// Parameter group 28.
+    /// Parameter group 28: `0.0625·(m_hand + 0.15) + 0.02928`.
     pub k28: Real,
-    /// Parameter group 29.
+    /// Parameter group 29: `0.0625·(m_hand + 0.15) + 0.0284`.
     pub k29: Real,
-    /// Parameter group 30.
+    /// Parameter group 30: `−(m_hand + 1.35)·l_arm² − 0.5·l_arm² − 0.026`.
     pub k30: Real,
-    /// Parameter group 31.
+    /// Parameter group 31: `(m_hand + 1.35)·l_arm² + 0.5·l_arm² + 0.03`.
     pub k31: Real,
-    /// Parameter group 32.
+    /// Parameter group 32: `(m_hand + 1.35)·l_arm² + 0.5·l_arm² + 0.031`.
     pub k32: Real,
-    /// Parameter group 33.
+    /// Parameter group 33: `0.0101·m_torso + 0.13·(m_hand + 3.35) + 0.919145`.
     pub k33: Real,
-    /// Parameter group 34.
+    /// Parameter group 34: `0.0002·m_torso − 0.02·(m_hand + 3.35) + 0.01`.
     pub k34: Real,
-    /// Parameter group 35.
+    /// Parameter group 35: `−0.002·m_torso − 0.03·(m_hand + 3.35) − 0.019`.
     pub k35: Real,
-    /// Parameter group 36.
+    /// Parameter group 36: `0.0104·m_torso + 0.1·(m_hand + 3.35) + 0.8193`.
     pub k36: Real,
-    /// Parameter group 37.
+    /// Parameter group 37: `0.001·m_torso − 0.06·(m_hand + 3.35) − 0.0421`.
     pub k37: Real,
-    /// Parameter group 38.
+    /// Parameter group 38: `0.0005·m_torso + 0.05·(m_hand + 3.35) + 0.172295`.
     pub k38: Real,
-    /// Parameter group 39.
+    /// Parameter group 39: `1·(m_hand + 1.35)`.
     pub k39: Real,
-    /// Parameter group 40.
+    /// Parameter group 40: `(m_torso + 5)·g`.
     pub k40: Real,
-    /// Parameter group 41.
+    /// Parameter group 41: `(−0.01·m_torso + 0.1)·g`.
     pub k41: Real,
-    /// Parameter group 42.
+    /// Parameter group 42: `(0.1·m_torso + 0.3)·g`.
     pub k42: Real,
-    /// Parameter group 43.
+    /// Parameter group 43: `−0.25·(m_hand + 0.15) − 0.64·(−0.25·(m_hand + 0.15) − 0.144) − 0.144`.
     pub k43: Real,
-    /// Parameter group 44.
+    /// Parameter group 44: `(0.02·m_torso + 0.2)·g`.
     pub k44: Real,
-    /// Parameter group 45.
+    /// Parameter group 45 (its formula is long: see `Params::derived`).
     pub k45: Real,
-    /// Parameter group 46.
+    /// Parameter group 46 (its formula is long: see `Params::derived`).
     pub k46: Real,
-    /// Parameter group 47.
+    /// Parameter group 47 (its formula is long: see `Params::derived`).
     pub k47: Real,
-    /// Parameter group 48.
+    /// Parameter group 48 (its formula is long: see `Params::derived`).
     pub k48: Real,
-    /// Parameter group 49.
+    /// Parameter group 49 (its formula is long: see `Params::derived`).
     pub k49: Real,
-    /// Parameter group 50.
+    /// Parameter group 50 (its formula is long: see `Params::derived`).
     pub k50: Real,
-    /// Parameter group 51.
+    /// Parameter group 51 (its formula is long: see `Params::derived`).
     pub k51: Real,
-    /// Parameter group 52.
+    /// Parameter group 52 (its formula is long: see `Params::derived`).
     pub k52: Real,
-    /// Parameter group 53.
+    /// Parameter group 53 (its formula is long: see `Params::derived`).
     pub k53: Real,
-    /// Parameter group 54.
+    /// Parameter group 54 (its formula is long: see `Params::derived`).
     pub k54: Real,
-    /// Parameter group 55.
+    /// Parameter group 55 (its formula is long: see `Params::derived`).
     pub k55: Real,
-    /// Parameter group 56.
+    /// Parameter group 56 (its formula is long: see `Params::derived`).
     pub k56: Real,
-    /// Parameter group 57.
+    /// Parameter group 57 (its formula is long: see `Params::derived`).
     pub k57: Real,
-    /// Parameter group 58.
+    /// Parameter group 58 (its formula is long: see `Params::derived`).
     pub k58: Real,
-    /// Parameter group 59.
+    /// Parameter group 59 (its formula is long: see `Params::derived`).
     pub k59: Real,
-    /// Parameter group 60.
+    /// Parameter group 60 (its formula is long: see `Params::derived`).
     pub k60: Real,
-    /// Parameter group 61.
+    /// Parameter group 61 (its formula is long: see `Params::derived`).
     pub k61: Real,
-    /// Parameter group 62.
+    /// Parameter group 62 (its formula is long: see `Params::derived`).
     pub k62: Real,
-    /// Parameter group 63.
+    /// Parameter group 63 (its formula is long: see `Params::derived`).
     pub k63: Real,
-    /// Parameter group 64.
+    /// Parameter group 64 (its formula is long: see `Params::derived`).
     pub k64: Real,
-    /// Parameter group 65.
+    /// Parameter group 65 (its formula is long: see `Params::derived`).
     pub k65: Real,
-    /// Parameter group 66.
+    /// Parameter group 66: `0.5·l_arm² + 0.031`.
     pub k66: Real,
-    /// Parameter group 67.
+    /// Parameter group 67: `0.5·l_arm² + 0.03`.
     pub k67: Real,
-    /// Parameter group 68.
+    /// Parameter group 68: `m_torso + 4.8592042545`.
     pub k68: Real,
-    /// Parameter group 69.
+    /// Parameter group 69: `m_torso + 1.4407957455`.
     pub k69: Real,
-    /// Parameter group 70.
+    /// Parameter group 70: `−0.1·m_torso + 0.482960212725`.
     pub k70: Real,
-    /// Parameter group 71.
+    /// Parameter group 71: `−0.01·m_torso − 0.0146031878366`.
     pub k71: Real,
-    /// Parameter group 72.
+    /// Parameter group 72: `0.0101·m_torso + 0.348148010636`.
     pub k72: Real,
-    /// Parameter group 73.
+    /// Parameter group 73: `0.1·m_torso`.
     pub k73: Real,
-    /// Parameter group 74.
+    /// Parameter group 74: `−0.02·m_torso`.
     pub k74: Real,
-    /// Parameter group 75.
+    /// Parameter group 75: `0.0002·m_torso + 0.01`.
     pub k75: Real,
-    /// Parameter group 76.
+    /// Parameter group 76: `0.0104·m_torso + 0.25`.
     pub k76: Real,
-    /// Parameter group 77.
+    /// Parameter group 77: `0.01·m_torso`.
     pub k77: Real,
-    /// Parameter group 78.
+    /// Parameter group 78: `0.02·m_torso`.
     pub k78: Real,
-    /// Parameter group 79.
+    /// Parameter group 79: `−0.002·m_torso − 0.02`.
     pub k79: Real,
-    /// Parameter group 80.
+    /// Parameter group 80: `0.001·m_torso + 0.005`.
     pub k80: Real,
-    /// Parameter group 81.
+    /// Parameter group 81: `0.0005·m_torso + 0.12`.
     pub k81: Real,
-    /// Parameter group 82.
+    /// Parameter group 82 (its formula is long: see `Params::derived`).
     pub k82: Real,
-    /// Parameter group 83.
+    /// Parameter group 83 (its formula is long: see `Params::derived`).
     pub k83: Real,
-    /// Parameter group 84.
+    /// Parameter group 84 (its formula is long: see `Params::derived`).
     pub k84: Real,
-    /// Parameter group 85.
+    /// Parameter group 85 (its formula is long: see `Params::derived`).
     pub k85: Real,
-    /// Parameter group 86.
+    /// Parameter group 86 (its formula is long: see `Params::derived`).
     pub k86: Real,
-    /// Parameter group 87.
+    /// Parameter group 87 (its formula is long: see `Params::derived`).
     pub k87: Real,
-    /// Parameter group 88.
+    /// Parameter group 88: `0.0101·m_torso + 0.3`.
     pub k88: Real,
-    /// Parameter group 89.
+    /// Parameter group 89: `l_arm²`.
     pub k89: Real,
-    /// Parameter group 90.
+    /// Parameter group 90: `g·m_torso`.
     pub k90: Real,
-    /// Parameter group 91.
+    /// Parameter group 91: `(m_hand + 0.15)·g`.
     pub k91: Real,
-    /// Parameter group 92.
+    /// Parameter group 92 (its formula is long: see `Params::derived`).
     pub k92: Real,
-    /// Parameter group 93.
+    /// Parameter group 93 (its formula is long: see `Params::derived`).
     pub k93: Real,
-    /// Parameter group 94.
+    /// Parameter group 94 (its formula is long: see `Params::derived`).
     pub k94: Real,
-    /// Parameter group 95.
+    /// Parameter group 95 (its formula is long: see `Params::derived`).
     pub k95: Real,
-    /// Parameter group 96.
+    /// Parameter group 96 (its formula is long: see `Params::derived`).
     pub k96: Real,
-    /// Parameter group 97.
+    /// Parameter group 97: `m_hand + m_torso + 8.15`.
     pub k97: Real,
-    /// Parameter group 98.
+    /// Parameter group 98: `0.1·m_torso + 0.3·(m_hand + 3.35) − 0.48`.
     pub k98: Real,
-    /// Parameter group 99.
+    /// Parameter group 99 (its formula is long: see `Params::derived`).
     pub k99: Real,
-    /// Parameter group 100.
+    /// Parameter group 100 (its formula is long: see `Params::derived`).
     pub k100: Real,
-    /// Parameter group 101.
+    /// Parameter group 101 (its formula is long: see `Params::derived`).
     pub k101: Real,
-    /// Parameter group 102.
+    /// Parameter group 102: `m_torso + 5`.
     pub k102: Real,
-    /// Parameter group 103.
+    /// Parameter group 103: `0.02·m_torso + 0.2`.
     pub k103: Real,
-    /// Parameter group 104.
+    /// Parameter group 104: `−0.01·m_torso + 0.1`.
     pub k104: Real,
-    /// Parameter group 105.
+    /// Parameter group 105: `0.1·m_torso + 0.3`.
     pub k105: Real,
-    /// Parameter group 106.
+    /// Parameter group 106: `0.0101·m_torso + 0.0394695029986·(0.5·l_arm² + 0.03) + 0.860295`.
     pub k106: Real,
-    /// Parameter group 107.
+    /// Parameter group 107: `0.0002·m_torso − 0.194709171154·(0.5·l_arm² + 0.03) − 0.03`.
     pub k107: Real,
-    /// Parameter group 108.
+    /// Parameter group 108: `0.0104·m_torso + 0.960530497001·(0.5·l_arm² + 0.03) + 0.489365172346`.
     pub k108: Real,
-    /// Parameter group 109.
+    /// Parameter group 109: `−0.002·m_torso − 0.08`.
     pub k109: Real,
-    /// Parameter group 110.
+    /// Parameter group 110: `0.001·m_torso − 0.143101585581`.
     pub k110: Real,
-    /// Parameter group 111.
+    /// Parameter group 111: `0.0005·m_torso + 1·(0.5·l_arm² + 0.03) + 0.480929827654`.
     pub k111: Real,
-    /// Parameter group 112.
+    /// Parameter group 112: `−0.5·l_arm² − 0.03`.
     pub k112: Real,
-    /// Parameter group 113.
+    /// Parameter group 113: `−l_arm`.
     pub k113: Real,
-    /// Parameter group 114.
+    /// Parameter group 114: `−0.5·l_arm² − 0.026`.
     pub k114: Real,
-    /// Parameter group 115.
+    /// Parameter group 115 (its formula is long: see `Params::derived`).
     pub k115: Real,
-    /// Parameter group 116.
+    /// Parameter group 116 (its formula is long: see `Params::derived`).
     pub k116: Real,
-    /// Parameter group 117.
+    /// Parameter group 117: `0.01·m_hand`.
     pub k117: Real,
 }
+
 impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
@@ -897,26 +924,13 @@ impl Params {
         }
     }
 }
+
 /// Operation count of [`Params::derived`].
-pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 330,
-    add: 245,
-    div: 4,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_DERIVED: OpCount = OpCount { mul: 330, add: 245, div: 4, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 652,
-    add: 518,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount { mul: 652, add: 518, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 /// revolute joints, forces for prismatic ones, in coordinate order.
 ///
@@ -931,6 +945,7 @@ pub fn inverse_dynamics(
 ) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -947,6 +962,7 @@ pub fn inverse_dynamics_with(
     }
     inverse_dynamics_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -962,6 +978,7 @@ unsafe fn inverse_dynamics_with_avx(
 ) -> [Real; NV] {
     inverse_dynamics_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`inverse_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1289,16 +1306,10 @@ fn inverse_dynamics_with_body(
         -1.8 * t192,
     ]
 }
+
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 732,
-    add: 494,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX: OpCount = OpCount { mul: 732, add: 494, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The joint-space mass matrix M(q), symmetric positive definite, so that
 /// `M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
 ///
@@ -1308,6 +1319,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
+
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1319,6 +1331,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     }
     mass_matrix_with_body(BuildLanes, d, q)
 }
+
 /// [`mass_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1332,6 +1345,7 @@ unsafe fn mass_matrix_with_avx(
 ) -> [[Real; NV]; NV] {
     mass_matrix_with_body(avx2, d, q)
 }
+
 /// The statements of [`mass_matrix_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2049,16 +2063,10 @@ fn mass_matrix_with_body(
         ],
     ]
 }
+
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
-pub const OPS_BIAS: OpCount = OpCount {
-    mul: 618,
-    add: 460,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_BIAS: OpCount = OpCount { mul: 618, add: 460, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 /// acceleration zero.
 ///
@@ -2068,6 +2076,7 @@ pub const OPS_BIAS: OpCount = OpCount {
 pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
+
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2079,6 +2088,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     }
     bias_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`bias_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2093,6 +2103,7 @@ unsafe fn bias_with_avx(
 ) -> [Real; NV] {
     bias_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`bias_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2399,16 +2410,10 @@ fn bias_with_body(
         -1.8 * t140,
     ]
 }
+
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 252,
-    add: 165,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_GRAVITY: OpCount = OpCount { mul: 252, add: 165, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -2417,6 +2422,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
+
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2428,6 +2434,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     }
     gravity_with_body(BuildLanes, d, q)
 }
+
 /// [`gravity_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2437,6 +2444,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 unsafe fn gravity_with_avx(avx2: avx::Avx2, d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with_body(avx2, d, q)
 }
+
 /// The statements of [`gravity_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2580,16 +2588,10 @@ fn gravity_with_body(lanes: impl Lanes, d: &Derived, q: &[Real; NQ]) -> [Real; N
         -1.8 * t49,
     ]
 }
+
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
-pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 1480,
-    add: 1038,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_JOINT_SPACE: OpCount = OpCount { mul: 1480, add: 1038, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The mass matrix, bias and gravity forces of one state in one pass: the
 /// three share every subexpression (sines and cosines, rotations, velocity
 /// products), so this costs less than `mass_matrix`, `bias` and `gravity`
@@ -2601,6 +2603,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
 pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
+
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2612,6 +2615,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     }
     joint_space_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`joint_space_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2626,6 +2630,7 @@ unsafe fn joint_space_with_avx(
 ) -> JointSpace {
     joint_space_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`joint_space_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -3683,16 +3688,10 @@ fn joint_space_with_body(
         ],
     }
 }
+
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 1994,
-    add: 1374,
-    div: 13,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount { mul: 1994, add: 1374, div: 13, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 /// (articulated-body) method, in O(n) and without forming M(q); they satisfy
 /// `M(q) q̈ + bias(q, q̇) = τ`.
@@ -3708,6 +3707,7 @@ pub fn forward_dynamics(
 ) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -3724,6 +3724,7 @@ pub fn forward_dynamics_with(
     }
     forward_dynamics_with_body(BuildLanes, d, q, qd, tau)
 }
+
 /// [`forward_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -3739,6 +3740,7 @@ unsafe fn forward_dynamics_with_avx(
 ) -> [Real; NV] {
     forward_dynamics_with_body(avx2, d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -4564,16 +4566,10 @@ fn forward_dynamics_with_body(
                 + 1.8 * (t141 + s_q18 * t626 + c_q18 * t627 - t102 * (t111 + t99 * t99))),
     ]
 }
+
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 3551,
-    add: 2681,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount { mul: 3551, add: 2681, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 /// as passivity-based controllers need (the Christoffel matrix when every velocity
 /// is a coordinate rate).
@@ -4584,6 +4580,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
+
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -4599,6 +4596,7 @@ pub fn coriolis_matrix_with(
     }
     coriolis_matrix_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`coriolis_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -4613,6 +4611,7 @@ unsafe fn coriolis_matrix_with_avx(
 ) -> [[Real; NV]; NV] {
     coriolis_matrix_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`coriolis_matrix_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -6049,16 +6048,10 @@ fn coriolis_matrix_with_body(
         - s_q18 * (t342 + t378);
     out
 }
+
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
-pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 383,
-    add: 284,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_ENERGY: OpCount = OpCount { mul: 383, add: 284, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 /// centre of mass is at the ground origin's height.
 ///
@@ -6068,6 +6061,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
 pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
+
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -6079,6 +6073,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     }
     energy_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`energy_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6093,6 +6088,7 @@ unsafe fn energy_with_avx(
 ) -> (Real, Real) {
     energy_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`energy_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -6278,16 +6274,10 @@ fn energy_with_body(
                     + 1.8 * (t120 + 1.0 + t117 * (t63 - 0.15) - 0.095 * t1)),
     )
 }
+
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 249,
-    add: 169,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_BODY_POSES: OpCount = OpCount { mul: 249, add: 169, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -6296,6 +6286,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
+
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -6307,6 +6298,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     }
     body_poses_with_body(BuildLanes, d, q)
 }
+
 /// [`body_poses_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6320,6 +6312,7 @@ unsafe fn body_poses_with_avx(
 ) -> [Pose; NB] {
     body_poses_with_body(avx2, d, q)
 }
+
 /// The statements of [`body_poses_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -6505,16 +6498,10 @@ fn body_poses_with_body(lanes: impl Lanes, d: &Derived, q: &[Real; NQ]) -> [Pose
         },
     ]
 }
+
 /// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
-pub const OPS_COORDINATE_RATES: OpCount = OpCount {
-    mul: 59,
-    add: 34,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_COORDINATE_RATES: OpCount = OpCount { mul: 59, add: 34, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 /// for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 /// for spherical and free joints. Integrate `q` with them and renormalise
@@ -6526,6 +6513,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
+
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
     _d: &Derived,
@@ -6567,16 +6555,10 @@ pub fn coordinate_rates_with(
         qd[17],
     ]
 }
+
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 896,
-    add: 521,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount { mul: 896, add: 521, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 /// q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 /// all in ground coordinates. A point `p` of the body (ground coordinates,
@@ -6588,6 +6570,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
+
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -6599,6 +6582,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     }
     body_jacobians_with_body(BuildLanes, d, q)
 }
+
 /// [`body_jacobians_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6612,6 +6596,7 @@ unsafe fn body_jacobians_with_avx(
 ) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with_body(avx2, d, q)
 }
+
 /// The statements of [`body_jacobians_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -7775,16 +7760,10 @@ fn body_jacobians_with_body(
         ],
     ]
 }
+
 /// Operation count of [`applied_forces_with`] (and of [`applied_forces`] after [`OPS_DERIVED`]).
-pub const OPS_APPLIED_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_APPLIED_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Zero: the spec has no `[forces]` table (`HAS_APPLIED_FORCES`). Every module has
 /// this function, so that a simulation adds it whatever the spec says.
 ///
@@ -7799,6 +7778,7 @@ pub fn applied_forces(
 ) -> [Real; NV] {
     applied_forces_with(&p.derived(), t, q, qd)
 }
+
 /// [`applied_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn applied_forces_with(
     _d: &Derived,
@@ -7827,16 +7807,10 @@ pub fn applied_forces_with(
         0.0,
     ]
 }
+
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
-pub const OPS_CONTACT_GAPS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_CONTACT_GAPS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
 /// a clearance's boundary or between a gear mesh's flanks, positive while apart
 /// and negative while the contact is pressed in. A contact begins where its gap
@@ -7848,20 +7822,15 @@ pub const OPS_CONTACT_GAPS: OpCount = OpCount {
 pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
+
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
 pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
+
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
-pub const OPS_LIMIT_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_LIMIT_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joint forces of the stops, clearances and gear meshes: each contact pushes
 /// its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
 /// package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
@@ -7874,20 +7843,15 @@ pub const OPS_LIMIT_FORCES: OpCount = OpCount {
 pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
+
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
+
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
-pub const OPS_FRICTION_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_FRICTION_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
 /// every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
 /// regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
@@ -7899,6 +7863,7 @@ pub const OPS_FRICTION_FORCES: OpCount = OpCount {
 pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     friction_forces_with(&p.derived(), q, qd)
 }
+
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn friction_forces_with(
     _d: &Derived,
@@ -7926,16 +7891,10 @@ pub fn friction_forces_with(
         0.0,
     ]
 }
+
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 6448,
-    add: 4575,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 6448, add: 4575, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// `(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
 /// `mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
 /// `∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
@@ -7951,6 +7910,7 @@ pub fn inverse_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_derivatives_with(
     d: &Derived,
@@ -7976,6 +7936,7 @@ pub fn inverse_dynamics_derivatives_with(
     inverse_dynamics_derivatives_part13(d, q, qd, qdd, &mut live, &mut out);
     out
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part0(
     d: &Derived,
@@ -7993,6 +7954,7 @@ fn inverse_dynamics_derivatives_part0(
     }
     inverse_dynamics_derivatives_part0_body(BuildLanes, d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -8010,6 +7972,7 @@ unsafe fn inverse_dynamics_derivatives_part0_avx(
 ) {
     inverse_dynamics_derivatives_part0_body(avx2, d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part0`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -8314,6 +8277,7 @@ fn inverse_dynamics_derivatives_part0_body(
     out.1[3][14] = 3.0 * t103 + 0.06 * t104 + 0.15 * t107 - 0.029800399619259184 * qd[3];
     out.1[17][1] = -1.8 * t114;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part1(
     d: &Derived,
@@ -8331,6 +8295,7 @@ fn inverse_dynamics_derivatives_part1(
     }
     inverse_dynamics_derivatives_part1_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -8348,6 +8313,7 @@ unsafe fn inverse_dynamics_derivatives_part1_avx(
 ) {
     inverse_dynamics_derivatives_part1_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part1`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -8646,6 +8612,7 @@ fn inverse_dynamics_derivatives_part1_body(
     out.0[1][17] = -1.8 * t257;
     out.0[17][17] = -1.8 * t258;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part2(
     d: &Derived,
@@ -8663,6 +8630,7 @@ fn inverse_dynamics_derivatives_part2(
     }
     inverse_dynamics_derivatives_part2_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -8680,6 +8648,7 @@ unsafe fn inverse_dynamics_derivatives_part2_avx(
 ) {
     inverse_dynamics_derivatives_part2_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part2`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -8985,6 +8954,7 @@ fn inverse_dynamics_derivatives_part2_body(
     out.0[17][3] = -1.8 * t379;
     out.0[17][4] = -1.8 * t414;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part3(
     d: &Derived,
@@ -9002,6 +8972,7 @@ fn inverse_dynamics_derivatives_part3(
     }
     inverse_dynamics_derivatives_part3_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -9019,6 +8990,7 @@ unsafe fn inverse_dynamics_derivatives_part3_avx(
 ) {
     inverse_dynamics_derivatives_part3_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part3`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -9312,6 +9284,7 @@ fn inverse_dynamics_derivatives_part3_body(
     out.0[16][5] = t479;
     out.0[17][5] = -1.8 * t450;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part4(
     d: &Derived,
@@ -9329,6 +9302,7 @@ fn inverse_dynamics_derivatives_part4(
     }
     inverse_dynamics_derivatives_part4_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -9346,6 +9320,7 @@ unsafe fn inverse_dynamics_derivatives_part4_avx(
 ) {
     inverse_dynamics_derivatives_part4_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part4`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -9651,6 +9626,7 @@ fn inverse_dynamics_derivatives_part4_body(
     out.0[15][15] = t723;
     out.0[17][16] = -1.8 * t732;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part5(
     d: &Derived,
@@ -9668,6 +9644,7 @@ fn inverse_dynamics_derivatives_part5(
     }
     inverse_dynamics_derivatives_part5_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -9685,6 +9662,7 @@ unsafe fn inverse_dynamics_derivatives_part5_avx(
 ) {
     inverse_dynamics_derivatives_part5_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part5`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -9993,6 +9971,7 @@ fn inverse_dynamics_derivatives_part5_body(
     out.1[17][2] = -1.8 * t750;
     out.1[17][3] = -1.8 * t845;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part6(
     d: &Derived,
@@ -10010,6 +9989,7 @@ fn inverse_dynamics_derivatives_part6(
     }
     inverse_dynamics_derivatives_part6_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -10027,6 +10007,7 @@ unsafe fn inverse_dynamics_derivatives_part6_avx(
 ) {
     inverse_dynamics_derivatives_part6_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part6`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -10344,6 +10325,7 @@ fn inverse_dynamics_derivatives_part6_body(
     out.1[17][4] = -1.8 * t947;
     out.1[17][16] = -1.8 * t946;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part7(
     d: &Derived,
@@ -10361,6 +10343,7 @@ fn inverse_dynamics_derivatives_part7(
     }
     inverse_dynamics_derivatives_part7_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -10378,6 +10361,7 @@ unsafe fn inverse_dynamics_derivatives_part7_avx(
 ) {
     inverse_dynamics_derivatives_part7_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part7`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -10689,6 +10673,7 @@ fn inverse_dynamics_derivatives_part7_body(
     out.1[16][5] = t1119;
     out.1[17][5] = -1.8 * t1040;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part8(
     d: &Derived,
@@ -10706,6 +10691,7 @@ fn inverse_dynamics_derivatives_part8(
     }
     inverse_dynamics_derivatives_part8_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -10723,6 +10709,7 @@ unsafe fn inverse_dynamics_derivatives_part8_avx(
 ) {
     inverse_dynamics_derivatives_part8_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part8`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -11070,6 +11057,7 @@ fn inverse_dynamics_derivatives_part8_body(
     out.1[15][14] = t1223;
     out.1[16][16] = t1242;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part9(
     d: &Derived,
@@ -11087,6 +11075,7 @@ fn inverse_dynamics_derivatives_part9(
     }
     inverse_dynamics_derivatives_part9_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -11104,6 +11093,7 @@ unsafe fn inverse_dynamics_derivatives_part9_avx(
 ) {
     inverse_dynamics_derivatives_part9_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part9`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -11477,6 +11467,7 @@ fn inverse_dynamics_derivatives_part9_body(
     out.0[11][3] = t1478;
     out.0[11][4] = t1489;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part10(
     d: &Derived,
@@ -11494,6 +11485,7 @@ fn inverse_dynamics_derivatives_part10(
     }
     inverse_dynamics_derivatives_part10_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -11511,6 +11503,7 @@ unsafe fn inverse_dynamics_derivatives_part10_avx(
 ) {
     inverse_dynamics_derivatives_part10_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part10`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -11940,6 +11933,7 @@ fn inverse_dynamics_derivatives_part10_body(
     out.1[8][0] = 0.5999999999999999 * t1622 - 0.8 * t1619;
     out.1[8][1] = 0.5999999999999999 * t1637 - 0.8 * t1634;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part11(
     d: &Derived,
@@ -11957,6 +11951,7 @@ fn inverse_dynamics_derivatives_part11(
     }
     inverse_dynamics_derivatives_part11_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part11`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -11974,6 +11969,7 @@ unsafe fn inverse_dynamics_derivatives_part11_avx(
 ) {
     inverse_dynamics_derivatives_part11_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part11`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -12315,6 +12311,7 @@ fn inverse_dynamics_derivatives_part11_body(
     out.1[8][9] = 0.5999999999999999 * t1770 - 0.8 * t1768;
     out.1[8][10] = 0.5999999999999999 * t1785 - 0.8 * t1783;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part12(
     d: &Derived,
@@ -12332,6 +12329,7 @@ fn inverse_dynamics_derivatives_part12(
     }
     inverse_dynamics_derivatives_part12_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part12`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -12349,6 +12347,7 @@ unsafe fn inverse_dynamics_derivatives_part12_avx(
 ) {
     inverse_dynamics_derivatives_part12_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part12`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -12822,6 +12821,7 @@ fn inverse_dynamics_derivatives_part12_body(
     out.1[12][5] = t1911;
     out.1[12][6] = t1926;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part13(
     d: &Derived,
@@ -12839,6 +12839,7 @@ fn inverse_dynamics_derivatives_part13(
     }
     inverse_dynamics_derivatives_part13_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part13`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -12856,6 +12857,7 @@ unsafe fn inverse_dynamics_derivatives_part13_avx(
 ) {
     inverse_dynamics_derivatives_part13_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part13`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -13083,16 +13085,10 @@ fn inverse_dynamics_derivatives_part13_body(
     out.1[12][11] = t1994;
     out.1[12][12] = t2006;
 }
+
 /// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
-    mul: 1641,
-    add: 1052,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount { mul: 1641, add: 1052, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// `∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
 /// Pinocchio's convention): the stiffness of the static joint forces, as
 /// compliance control and identification need it.
@@ -13103,6 +13099,7 @@ pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
 pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     gravity_derivatives_with(&p.derived(), q)
 }
+
 /// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -13114,6 +13111,7 @@ pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
     }
     gravity_derivatives_with_body(BuildLanes, d, q)
 }
+
 /// [`gravity_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -13127,6 +13125,7 @@ unsafe fn gravity_derivatives_with_avx(
 ) -> [[Real; NV]; NV] {
     gravity_derivatives_with_body(avx2, d, q)
 }
+
 /// The statements of [`gravity_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -14163,16 +14162,10 @@ fn gravity_derivatives_with_body(
         ],
     ]
 }
+
 /// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
-    mul: 3356,
-    add: 2150,
-    div: 13,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount { mul: 3356, add: 2150, div: 13, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// `M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
 /// pivots are taken outboard bodies first (no fill-in on a tree).
 ///
@@ -14182,6 +14175,7 @@ pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
 pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with(&p.derived(), q)
 }
+
 /// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -14193,6 +14187,7 @@ pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
     }
     mass_matrix_inverse_with_body(BuildLanes, d, q)
 }
+
 /// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -14206,6 +14201,7 @@ unsafe fn mass_matrix_inverse_with_avx(
 ) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with_body(avx2, d, q)
 }
+
 /// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -15636,16 +15632,10 @@ fn mass_matrix_inverse_with_body(
         ],
     ]
 }
+
 /// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 19922,
-    add: 13710,
-    div: 26,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 19922, add: 13710, div: 26, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// `(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
 /// `M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
 /// force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
@@ -15663,6 +15653,7 @@ pub fn forward_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_derivatives_with(
     d: &Derived,
@@ -15705,6 +15696,7 @@ pub fn forward_dynamics_derivatives_with(
     forward_dynamics_derivatives_part26(d, q, qd, tau, &mut live, &mut out);
     out
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part0(
     d: &Derived,
@@ -15722,6 +15714,7 @@ fn forward_dynamics_derivatives_part0(
     }
     forward_dynamics_derivatives_part0_body(BuildLanes, d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -15739,6 +15732,7 @@ unsafe fn forward_dynamics_derivatives_part0_avx(
 ) {
     forward_dynamics_derivatives_part0_body(avx2, d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part0`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -16036,6 +16030,7 @@ fn forward_dynamics_derivatives_part0_body(
     live[132] = t138;
     live[133] = t139;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part1(
     d: &Derived,
@@ -16053,6 +16048,7 @@ fn forward_dynamics_derivatives_part1(
     }
     forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -16070,6 +16066,7 @@ unsafe fn forward_dynamics_derivatives_part1_avx(
 ) {
     forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part1`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -16383,6 +16380,7 @@ fn forward_dynamics_derivatives_part1_body(
     live[272] = t288;
     live[273] = t289;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part2(
     d: &Derived,
@@ -16400,6 +16398,7 @@ fn forward_dynamics_derivatives_part2(
     }
     forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -16417,6 +16416,7 @@ unsafe fn forward_dynamics_derivatives_part2_avx(
 ) {
     forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part2`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -16717,6 +16717,7 @@ fn forward_dynamics_derivatives_part2_body(
     live[397] = t435;
     live[398] = t436;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part3(
     d: &Derived,
@@ -16734,6 +16735,7 @@ fn forward_dynamics_derivatives_part3(
     }
     forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -16751,6 +16753,7 @@ unsafe fn forward_dynamics_derivatives_part3_avx(
 ) {
     forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part3`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -17047,6 +17050,7 @@ fn forward_dynamics_derivatives_part3_body(
     live[527] = t585;
     live[528] = t586;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part4(
     d: &Derived,
@@ -17064,6 +17068,7 @@ fn forward_dynamics_derivatives_part4(
     }
     forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -17081,6 +17086,7 @@ unsafe fn forward_dynamics_derivatives_part4_avx(
 ) {
     forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part4`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -17375,6 +17381,7 @@ fn forward_dynamics_derivatives_part4_body(
     live[641] = t735;
     live[642] = t736;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part5(
     d: &Derived,
@@ -17392,6 +17399,7 @@ fn forward_dynamics_derivatives_part5(
     }
     forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -17409,6 +17417,7 @@ unsafe fn forward_dynamics_derivatives_part5_avx(
 ) {
     forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part5`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -17694,6 +17703,7 @@ fn forward_dynamics_derivatives_part5_body(
     live[732] = t885;
     live[733] = t886;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part6(
     d: &Derived,
@@ -17711,6 +17721,7 @@ fn forward_dynamics_derivatives_part6(
     }
     forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -17728,6 +17739,7 @@ unsafe fn forward_dynamics_derivatives_part6_avx(
 ) {
     forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part6`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -18041,6 +18053,7 @@ fn forward_dynamics_derivatives_part6_body(
     live[831] = t1035;
     live[832] = t1036;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part7(
     d: &Derived,
@@ -18058,6 +18071,7 @@ fn forward_dynamics_derivatives_part7(
     }
     forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -18075,6 +18089,7 @@ unsafe fn forward_dynamics_derivatives_part7_avx(
 ) {
     forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part7`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -18408,6 +18423,7 @@ fn forward_dynamics_derivatives_part7_body(
     live[966] = t1183;
     live[967] = t1184;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part8(
     d: &Derived,
@@ -18425,6 +18441,7 @@ fn forward_dynamics_derivatives_part8(
     }
     forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -18442,6 +18459,7 @@ unsafe fn forward_dynamics_derivatives_part8_avx(
 ) {
     forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part8`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -18732,6 +18750,7 @@ fn forward_dynamics_derivatives_part8_body(
     live[1062] = t1333;
     live[1063] = t1334;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part9(
     d: &Derived,
@@ -18749,6 +18768,7 @@ fn forward_dynamics_derivatives_part9(
     }
     forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -18766,6 +18786,7 @@ unsafe fn forward_dynamics_derivatives_part9_avx(
 ) {
     forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part9`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -19042,6 +19063,7 @@ fn forward_dynamics_derivatives_part9_body(
     live[1131] = t1481;
     live[1132] = t1482;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part10(
     d: &Derived,
@@ -19059,6 +19081,7 @@ fn forward_dynamics_derivatives_part10(
     }
     forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -19076,6 +19099,7 @@ unsafe fn forward_dynamics_derivatives_part10_avx(
 ) {
     forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part10`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -19377,6 +19401,7 @@ fn forward_dynamics_derivatives_part10_body(
     live[1218] = t1625;
     live[1219] = t1626;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part11(
     d: &Derived,
@@ -19394,6 +19419,7 @@ fn forward_dynamics_derivatives_part11(
     }
     forward_dynamics_derivatives_part11_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part11`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -19411,6 +19437,7 @@ unsafe fn forward_dynamics_derivatives_part11_avx(
 ) {
     forward_dynamics_derivatives_part11_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part11`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -19741,6 +19768,7 @@ fn forward_dynamics_derivatives_part11_body(
     live[1243] = t1773;
     live[1244] = t1774;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part12(
     d: &Derived,
@@ -19758,6 +19786,7 @@ fn forward_dynamics_derivatives_part12(
     }
     forward_dynamics_derivatives_part12_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part12`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -19775,6 +19804,7 @@ unsafe fn forward_dynamics_derivatives_part12_avx(
 ) {
     forward_dynamics_derivatives_part12_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part12`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -20062,6 +20092,7 @@ fn forward_dynamics_derivatives_part12_body(
     live[1331] = t1923;
     live[1332] = t1924;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part13(
     d: &Derived,
@@ -20079,6 +20110,7 @@ fn forward_dynamics_derivatives_part13(
     }
     forward_dynamics_derivatives_part13_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part13`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -20096,6 +20128,7 @@ unsafe fn forward_dynamics_derivatives_part13_avx(
 ) {
     forward_dynamics_derivatives_part13_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part13`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -20415,6 +20448,7 @@ fn forward_dynamics_derivatives_part13_body(
     live[1430] = t2073;
     live[1431] = t2074;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part14(
     d: &Derived,
@@ -20432,6 +20466,7 @@ fn forward_dynamics_derivatives_part14(
     }
     forward_dynamics_derivatives_part14_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part14`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -20449,6 +20484,7 @@ unsafe fn forward_dynamics_derivatives_part14_avx(
 ) {
     forward_dynamics_derivatives_part14_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part14`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -20815,6 +20851,7 @@ fn forward_dynamics_derivatives_part14_body(
     live[1530] = t2223;
     live[1531] = t2224;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part15(
     d: &Derived,
@@ -20832,6 +20869,7 @@ fn forward_dynamics_derivatives_part15(
     }
     forward_dynamics_derivatives_part15_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part15`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -20849,6 +20887,7 @@ unsafe fn forward_dynamics_derivatives_part15_avx(
 ) {
     forward_dynamics_derivatives_part15_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part15`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -21232,6 +21271,7 @@ fn forward_dynamics_derivatives_part15_body(
     live[1635] = t2368;
     live[1636] = t2369;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part16(
     d: &Derived,
@@ -21249,6 +21289,7 @@ fn forward_dynamics_derivatives_part16(
     }
     forward_dynamics_derivatives_part16_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part16`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -21266,6 +21307,7 @@ unsafe fn forward_dynamics_derivatives_part16_avx(
 ) {
     forward_dynamics_derivatives_part16_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part16`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -21840,6 +21882,7 @@ fn forward_dynamics_derivatives_part16_body(
     out.2[10][3] = t2506;
     out.2[10][4] = t2505;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part17(
     d: &Derived,
@@ -21857,6 +21900,7 @@ fn forward_dynamics_derivatives_part17(
     }
     forward_dynamics_derivatives_part17_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part17`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -21874,6 +21918,7 @@ unsafe fn forward_dynamics_derivatives_part17_avx(
 ) {
     forward_dynamics_derivatives_part17_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part17`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -22621,6 +22666,7 @@ fn forward_dynamics_derivatives_part17_body(
         + 0.095 * (live[116] * live[1695] * t2581 - live[117] * t2583)
         + 0.5555555555555556 + live[116] * (t2586 - 0.1 * t2582);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part18(
     d: &Derived,
@@ -22638,6 +22684,7 @@ fn forward_dynamics_derivatives_part18(
     }
     forward_dynamics_derivatives_part18_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part18`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -22655,6 +22702,7 @@ unsafe fn forward_dynamics_derivatives_part18_avx(
 ) {
     forward_dynamics_derivatives_part18_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part18`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -23254,6 +23302,7 @@ fn forward_dynamics_derivatives_part18_body(
     out.2[17][15] = t2679;
     out.2[17][16] = t2680;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part19(
     d: &Derived,
@@ -23271,6 +23320,7 @@ fn forward_dynamics_derivatives_part19(
     }
     forward_dynamics_derivatives_part19_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part19`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -23288,6 +23338,7 @@ unsafe fn forward_dynamics_derivatives_part19_avx(
 ) {
     forward_dynamics_derivatives_part19_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part19`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -23658,6 +23709,7 @@ fn forward_dynamics_derivatives_part19_body(
         + 0.095 * (live[116] * live[1695] * t2890 - live[117] * t2892)
         + live[116] * (t2895 - 0.1 * t2891);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part20(
     d: &Derived,
@@ -23675,6 +23727,7 @@ fn forward_dynamics_derivatives_part20(
     }
     forward_dynamics_derivatives_part20_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part20`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -23692,6 +23745,7 @@ unsafe fn forward_dynamics_derivatives_part20_avx(
 ) {
     forward_dynamics_derivatives_part20_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part20`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -24095,6 +24149,7 @@ fn forward_dynamics_derivatives_part20_body(
         + 0.095 * (live[116] * live[1695] * t3088 - live[117] * t3090)
         + live[116] * (t3093 - 0.1 * t3089);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part21(
     d: &Derived,
@@ -24112,6 +24167,7 @@ fn forward_dynamics_derivatives_part21(
     }
     forward_dynamics_derivatives_part21_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part21`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -24129,6 +24185,7 @@ unsafe fn forward_dynamics_derivatives_part21_avx(
 ) {
     forward_dynamics_derivatives_part21_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part21`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -24556,6 +24613,7 @@ fn forward_dynamics_derivatives_part21_body(
         + 0.095 * (live[116] * live[1695] * t3241 - live[117] * t3243)
         + live[116] * (t3246 - 0.1 * t3242);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part22(
     d: &Derived,
@@ -24573,6 +24631,7 @@ fn forward_dynamics_derivatives_part22(
     }
     forward_dynamics_derivatives_part22_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part22`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -24590,6 +24649,7 @@ unsafe fn forward_dynamics_derivatives_part22_avx(
 ) {
     forward_dynamics_derivatives_part22_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part22`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -25001,6 +25061,7 @@ fn forward_dynamics_derivatives_part22_body(
         + 0.095 * (live[116] * live[1695] * t3402 - live[117] * t3404)
         + live[116] * (t3407 - 0.1 * t3403);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part23(
     d: &Derived,
@@ -25018,6 +25079,7 @@ fn forward_dynamics_derivatives_part23(
     }
     forward_dynamics_derivatives_part23_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part23`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -25035,6 +25097,7 @@ unsafe fn forward_dynamics_derivatives_part23_avx(
 ) {
     forward_dynamics_derivatives_part23_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part23`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -26021,6 +26084,7 @@ fn forward_dynamics_derivatives_part23_body(
         + 0.095 * (live[116] * live[1695] * t3557 - live[117] * t3559)
         + live[116] * (t3562 - 0.1 * t3558);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part24(
     d: &Derived,
@@ -26038,6 +26102,7 @@ fn forward_dynamics_derivatives_part24(
     }
     forward_dynamics_derivatives_part24_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part24`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -26055,6 +26120,7 @@ unsafe fn forward_dynamics_derivatives_part24_avx(
 ) {
     forward_dynamics_derivatives_part24_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part24`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -26882,6 +26948,7 @@ fn forward_dynamics_derivatives_part24_body(
         + 0.095 * (live[116] * live[1695] * t3693 - live[117] * t3695)
         + live[116] * (t3698 - 0.1 * t3694);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part25(
     d: &Derived,
@@ -26899,6 +26966,7 @@ fn forward_dynamics_derivatives_part25(
     }
     forward_dynamics_derivatives_part25_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part25`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -26916,6 +26984,7 @@ unsafe fn forward_dynamics_derivatives_part25_avx(
 ) {
     forward_dynamics_derivatives_part25_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part25`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -27737,6 +27806,7 @@ fn forward_dynamics_derivatives_part25_body(
         + 0.095 * (live[116] * live[1695] * t3791 - live[117] * t3793)
         + live[116] * (t3796 - 0.1 * t3792);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part26(
     d: &Derived,
@@ -27754,6 +27824,7 @@ fn forward_dynamics_derivatives_part26(
     }
     forward_dynamics_derivatives_part26_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part26`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -27771,6 +27842,7 @@ unsafe fn forward_dynamics_derivatives_part26_avx(
 ) {
     forward_dynamics_derivatives_part26_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part26`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -28378,16 +28450,10 @@ fn forward_dynamics_derivatives_part26_body(
             * (79.35761763896693 * live[2241] + 16.08658548947864 * live[2240]
                 + 3.967880881948347 * live[2239]);
 }
+
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
-pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 1666,
-    add: 1139,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount { mul: 1666, add: 1139, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
 /// the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
@@ -28405,6 +28471,7 @@ pub fn standard_regressor(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -28421,6 +28488,7 @@ pub fn standard_regressor_with(
     }
     standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -28436,6 +28504,7 @@ unsafe fn standard_regressor_with_avx(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`standard_regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -30441,16 +30510,10 @@ fn standard_regressor_with_body(
         ],
     ]
 }
+
 /// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
 /// the header) from the bodies' inertias in `p`: the combinations of the
 /// standard parameters that the joint forces determine, `τ = regressor · β`.
@@ -30461,6 +30524,7 @@ pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
 pub fn base_parameters(p: &Params) -> [Real; NBP] {
     base_parameters_with(&p.derived())
 }
+
 /// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
 pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
     [
@@ -30526,16 +30590,10 @@ pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
         -0.27,
     ]
 }
+
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 1543,
-    add: 1063,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 1543, add: 1063, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
@@ -30552,6 +30610,7 @@ pub fn regressor(
 ) -> [[Real; NBP]; NV] {
     regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -30568,6 +30627,7 @@ pub fn regressor_with(
     }
     regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -30583,6 +30643,7 @@ unsafe fn regressor_with_avx(
 ) -> [[Real; NBP]; NV] {
     regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -32341,6 +32402,7 @@ fn regressor_with_body(
         ],
     ]
 }
+
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -32355,17 +32417,11 @@ pub struct Linearization {
     /// `B = ∂ẋ/∂τ`, `2 NV × NV`: zero above, `M(q)⁻¹` below.
     pub b: [[Real; NV]; 2 * NV],
 }
+
 /// Operation count of [`linearization_with`] (and of [`linearization`]
 /// after [`OPS_DERIVED`]).
-pub const OPS_LINEARIZATION: OpCount = OpCount {
-    mul: 19946,
-    add: 13710,
-    div: 26,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_LINEARIZATION: OpCount = OpCount { mul: 19946, add: 13710, div: 26, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The state-space matrices `A` and `B` at `(q, q̇, τ)` (see
 /// [`Linearization`]), from [`forward_dynamics_derivatives_with`].
 ///
@@ -32380,6 +32436,7 @@ pub fn linearization(
 ) -> Linearization {
     linearization_with(&p.derived(), q, qd, tau)
 }
+
 /// [`linearization`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn linearization_with(
@@ -32430,11 +32487,13 @@ pub fn linearization_with(
     a[12][11] = -0.5 * qd[10];
     Linearization { a, b }
 }
+
 /// The prescribed coordinates' positions, rates and accelerations at
 /// time `t`: none, the spec has no `[motion]` (`NP = 0`).
 pub fn prescribed_motion(p: &Params, t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
     prescribed_motion_with(&p.derived(), t)
 }
+
 /// [`prescribed_motion`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn prescribed_motion_with(
@@ -32443,6 +32502,7 @@ pub fn prescribed_motion_with(
 ) -> ([Real; NP], [Real; NP], [Real; NP]) {
     ([], [], [])
 }
+
 /// Every acceleration and the drive forces at time `t`: with no
 /// coordinate prescribed (`NP = 0`), the forward dynamics and no
 /// drive force.
@@ -32455,6 +32515,7 @@ pub fn mixed_dynamics(
 ) -> ([Real; NV], [Real; NP]) {
     mixed_dynamics_with(&p.derived(), t, q, qd, tau)
 }
+
 /// [`mixed_dynamics`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn mixed_dynamics_with(
@@ -32483,6 +32544,7 @@ pub fn mixed_dynamics_with(
 pub fn avx_copies() -> bool {
     avx::usable().is_some()
 }
+
 /// Turns the AVX copies of [`avx_copies`] off (`false`), for one
 /// code path whatever the processor (timing analysis, comparisons),
 /// or back on (`true`, the default: they run where the processor
@@ -32491,6 +32553,7 @@ pub fn avx_copies() -> bool {
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
 }
+
 /// What the statements of a function with an AVX copy compute
 /// by their instruction set: the build's routines
 /// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
@@ -32501,15 +32564,18 @@ trait Lanes: Copy {
     /// The sines and cosines of `a`, `b`, `c` and `d`.
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
 }
+
 /// The build's own routines: the module's helpers.
 #[derive(Clone, Copy)]
 struct BuildLanes;
+
 impl Lanes for BuildLanes {
     #[inline(always)]
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
         sin_cos_quad(a, b, c, d)
     }
 }
+
 /// Whether the AVX copies may run, asked of the processor once and
 /// remembered.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -32595,6 +32661,7 @@ mod avx {
         false
     }
 }
+
 /// Builds without AVX copies: nothing to ask or to turn off.
 #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
 mod avx {
@@ -32605,12 +32672,14 @@ mod avx {
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
 }
+
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
 fn sin_cos(x: Real) -> (Real, Real) {
     libm::Libm::<Real>::sincos(x)
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// by the module's `sin_cos` (`libm`; this target has no routine of its
 /// own for two at once).
@@ -32620,6 +32689,7 @@ fn sin_cos(x: Real) -> (Real, Real) {
 pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// both in the two lanes of SSE2 registers (x86-64's baseline): one
 /// reduction by π/2 for both (Cody–Waite, π/2 to about 87 bits, exact
@@ -32723,6 +32793,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
         )
     }
 }
+
 /// [`sin_cos_pair`] by the module's `sin_cos` (`libm`), for the angles the
 /// two-lane routine leaves to it; out of line, so that the rare case does not bloat every call site.
 #[cfg(target_arch = "x86_64")]
@@ -32731,6 +32802,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
 /// build does not enable AVX2). Public, like the AVX2 routine it stands
 /// for, which tests measure.
@@ -32741,6 +32813,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     let (third, fourth) = sin_cos_pair(c, d);
     [first, second, third, fourth]
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers
 /// ([`sin_cos_quad_avx2`]), for builds that enable AVX2. Public so that
 /// tests can hold it to `libm` (`tests/trigonometry.rs`).
@@ -32749,6 +32822,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     unsafe { sin_cos_quad_avx2(a, b, c, d) }
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers:
 /// [`sin_cos_pair`]'s arithmetic (its results bit for bit), twice as wide;
 /// `libm` for all four angles where any is beyond 2²⁰ rad, not finite, ±0,
@@ -32878,6 +32952,7 @@ pub unsafe fn sin_cos_quad_avx2(
         ]
     }
 }
+
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.

@@ -136,11 +136,14 @@
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
 pub type Real = f64;
+
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 20;
+
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 18;
+
 /// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
 /// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = [
@@ -163,6 +166,7 @@ pub const COORDINATE_NAMES: [&str; NV] = [
     "hip",
     "knee",
 ];
+
 /// Position coordinate names, in the order of `q`; the same as
 /// `COORDINATE_NAMES` unless a joint stores a quaternion.
 pub const POSITION_NAMES: [&str; NQ] = [
@@ -187,9 +191,11 @@ pub const POSITION_NAMES: [&str; NQ] = [
     "hip",
     "knee",
 ];
+
 /// Index in `q` of the first component (`qx`) of every unit quaternion
 /// (scalar last), which an integrator renormalises after each step.
 pub const QUATERNIONS: [usize; 2] = [3, 11];
+
 /// The spec's initial positions (`[initial]`; zeros and identity
 /// quaternions by default), in the order of `q`.
 pub const INITIAL_POSITIONS: [Real; NQ] = [
@@ -214,6 +220,7 @@ pub const INITIAL_POSITIONS: [Real; NQ] = [
     0.0,
     0.0,
 ];
+
 /// The spec's initial velocities (`[initial]`; zeros by default), in
 /// the order of `qd`.
 pub const INITIAL_VELOCITIES: [Real; NV] = [
@@ -236,8 +243,10 @@ pub const INITIAL_VELOCITIES: [Real; NV] = [
     0.0,
     0.0,
 ];
+
 /// Number of moving bodies.
 pub const NB: usize = 7;
+
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = [
@@ -249,18 +258,23 @@ pub const BODY_NAMES: [&str; NB] = [
     "thigh",
     "shin",
 ];
+
 /// Number of coordinates the spec's `[motion]` prescribes as
 /// functions of time (zero without `[motion]`).
 pub const NP: usize = 0;
+
 /// Velocity indices of the prescribed coordinates, in the order of
 /// `prescribed_motion` and of the drive forces of `mixed_dynamics`.
 pub const PRESCRIBED: [usize; NP] = [];
+
 /// Indices in `q` of the prescribed coordinates' positions (each its
 /// coordinate's rate is its velocity), in the order of `PRESCRIBED`.
 pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
+
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
 pub const NBP: usize = 60;
+
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -328,26 +342,32 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "shin.my",
     "shin.mz",
 ];
+
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
+
 /// Contact names (`<joint>.lower`, `<joint>.upper`,
 /// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
 /// order of `contact_gaps`.
 pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+
 /// Whether any joint applies a force of its own (`limit_forces` or
 /// `friction_forces` not identically zero): without any, and without
 /// `[forces]`, a passive motion conserves energy.
 pub const HAS_JOINT_FORCES: bool = false;
+
 /// Whether the spec has a `[forces]` table (`applied_forces` is zero
 /// otherwise): what `sharnir_runtime::model!` reads, so that a
 /// model's forces cannot be left out.
 pub const HAS_APPLIED_FORCES: bool = false;
+
 /// Whether the mechanism has closed loops (`NC`, `constraints`, …):
 /// its `forward_dynamics` is then its spanning tree's, and a
 /// simulation must close the loops (`sharnir_runtime::model!(…,
 /// loops)` refuses to compile without it).
 pub const HAS_LOOPS: bool = false;
+
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -356,10 +376,12 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+
 /// An `NV × NV` matrix over the velocity coordinates, row-major (row:
 /// output, column: coordinate): what the derivative functions and
 /// `mass_matrix_inverse` return.
 pub type JointMatrix = [[Real; NV]; NV];
+
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -371,6 +393,7 @@ pub struct JointSpace {
     /// `g(q)`.
     pub gravity: [Real; NV],
 }
+
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -390,9 +413,11 @@ pub struct OpCount {
     /// Exponentials (the contact law of `limit_forces`).
     pub exp: u32,
 }
+
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
+
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -400,6 +425,7 @@ pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
 }
+
 impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
@@ -407,26 +433,13 @@ impl Params {
         Derived { params: *self }
     }
 }
+
 /// Operation count of [`Params::derived`].
-pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_DERIVED: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 645,
-    add: 518,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount { mul: 645, add: 518, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 /// revolute joints, forces for prismatic ones, in coordinate order.
 ///
@@ -441,6 +454,7 @@ pub fn inverse_dynamics(
 ) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -457,6 +471,7 @@ pub fn inverse_dynamics_with(
     }
     inverse_dynamics_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -472,6 +487,7 @@ unsafe fn inverse_dynamics_with_avx(
 ) -> [Real; NV] {
     inverse_dynamics_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`inverse_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -795,16 +811,10 @@ fn inverse_dynamics_with_body(
         -1.8 * t201,
     ]
 }
+
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 717,
-    add: 494,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX: OpCount = OpCount { mul: 717, add: 494, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The joint-space mass matrix M(q), symmetric positive definite, so that
 /// `M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
 ///
@@ -814,6 +824,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
+
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -825,6 +836,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     }
     mass_matrix_with_body(BuildLanes, d, q)
 }
+
 /// [`mass_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -838,6 +850,7 @@ unsafe fn mass_matrix_with_avx(
 ) -> [[Real; NV]; NV] {
     mass_matrix_with_body(avx2, d, q)
 }
+
 /// The statements of [`mass_matrix_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1548,16 +1561,10 @@ fn mass_matrix_with_body(
         ],
     ]
 }
+
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
-pub const OPS_BIAS: OpCount = OpCount {
-    mul: 609,
-    add: 460,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_BIAS: OpCount = OpCount { mul: 609, add: 460, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 /// acceleration zero.
 ///
@@ -1567,6 +1574,7 @@ pub const OPS_BIAS: OpCount = OpCount {
 pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
+
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1578,6 +1586,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     }
     bias_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`bias_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1592,6 +1601,7 @@ unsafe fn bias_with_avx(
 ) -> [Real; NV] {
     bias_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`bias_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1894,16 +1904,10 @@ fn bias_with_body(
         -1.8 * t143,
     ]
 }
+
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 246,
-    add: 160,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_GRAVITY: OpCount = OpCount { mul: 246, add: 160, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -1912,6 +1916,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
+
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1923,6 +1928,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     }
     gravity_with_body(BuildLanes, d, q)
 }
+
 /// [`gravity_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1932,6 +1938,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 unsafe fn gravity_with_avx(avx2: avx::Avx2, d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with_body(avx2, d, q)
 }
+
 /// The statements of [`gravity_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2069,16 +2076,10 @@ fn gravity_with_body(lanes: impl Lanes, _d: &Derived, q: &[Real; NQ]) -> [Real; 
         -1.8 * t46,
     ]
 }
+
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
-pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 1457,
-    add: 1033,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_JOINT_SPACE: OpCount = OpCount { mul: 1457, add: 1033, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The mass matrix, bias and gravity forces of one state in one pass: the
 /// three share every subexpression (sines and cosines, rotations, velocity
 /// products), so this costs less than `mass_matrix`, `bias` and `gravity`
@@ -2090,6 +2091,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
 pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
+
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2101,6 +2103,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     }
     joint_space_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`joint_space_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2115,6 +2118,7 @@ unsafe fn joint_space_with_avx(
 ) -> JointSpace {
     joint_space_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`joint_space_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -3160,16 +3164,10 @@ fn joint_space_with_body(
         ],
     }
 }
+
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 1866,
-    add: 1259,
-    div: 13,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount { mul: 1866, add: 1259, div: 13, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 /// (articulated-body) method, in O(n) and without forming M(q); they satisfy
 /// `M(q) q̈ + bias(q, q̇) = τ`.
@@ -3185,6 +3183,7 @@ pub fn forward_dynamics(
 ) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -3201,6 +3200,7 @@ pub fn forward_dynamics_with(
     }
     forward_dynamics_with_body(BuildLanes, d, q, qd, tau)
 }
+
 /// [`forward_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -3216,6 +3216,7 @@ unsafe fn forward_dynamics_with_avx(
 ) -> [Real; NV] {
     forward_dynamics_with_body(avx2, d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -4011,16 +4012,10 @@ fn forward_dynamics_with_body(
                 + 1.8 * (t143 + s_q18 * t584 + c_q18 * t585 - t99 * (t107 + t96 * t96))),
     ]
 }
+
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 3556,
-    add: 2670,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount { mul: 3556, add: 2670, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 /// as passivity-based controllers need (the Christoffel matrix when every velocity
 /// is a coordinate rate).
@@ -4031,6 +4026,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
+
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -4046,6 +4042,7 @@ pub fn coriolis_matrix_with(
     }
     coriolis_matrix_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`coriolis_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -4060,6 +4057,7 @@ unsafe fn coriolis_matrix_with_avx(
 ) -> [[Real; NV]; NV] {
     coriolis_matrix_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`coriolis_matrix_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -5490,16 +5488,10 @@ fn coriolis_matrix_with_body(
         - s_q18 * (t382 + t418);
     out
 }
+
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
-pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 373,
-    add: 284,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_ENERGY: OpCount = OpCount { mul: 373, add: 284, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 /// centre of mass is at the ground origin's height.
 ///
@@ -5509,6 +5501,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
 pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
+
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -5520,6 +5513,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     }
     energy_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`energy_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -5534,6 +5528,7 @@ unsafe fn energy_with_avx(
 ) -> (Real, Real) {
     energy_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`energy_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -5716,16 +5711,10 @@ fn energy_with_body(
             + 17.658 * (t123 + 1.0 + t120 * (t63 - 0.15) - 0.095 * t1),
     )
 }
+
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 249,
-    add: 169,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_BODY_POSES: OpCount = OpCount { mul: 249, add: 169, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -5734,6 +5723,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
+
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -5745,6 +5735,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     }
     body_poses_with_body(BuildLanes, d, q)
 }
+
 /// [`body_poses_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -5758,6 +5749,7 @@ unsafe fn body_poses_with_avx(
 ) -> [Pose; NB] {
     body_poses_with_body(avx2, d, q)
 }
+
 /// The statements of [`body_poses_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -5942,16 +5934,10 @@ fn body_poses_with_body(lanes: impl Lanes, _d: &Derived, q: &[Real; NQ]) -> [Pos
         },
     ]
 }
+
 /// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
-pub const OPS_COORDINATE_RATES: OpCount = OpCount {
-    mul: 59,
-    add: 34,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_COORDINATE_RATES: OpCount = OpCount { mul: 59, add: 34, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 /// for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 /// for spherical and free joints. Integrate `q` with them and renormalise
@@ -5963,6 +5949,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
+
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
     _d: &Derived,
@@ -6004,16 +5991,10 @@ pub fn coordinate_rates_with(
         qd[17],
     ]
 }
+
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 896,
-    add: 521,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount { mul: 896, add: 521, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 /// q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 /// all in ground coordinates. A point `p` of the body (ground coordinates,
@@ -6025,6 +6006,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
+
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -6036,6 +6018,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     }
     body_jacobians_with_body(BuildLanes, d, q)
 }
+
 /// [`body_jacobians_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6049,6 +6032,7 @@ unsafe fn body_jacobians_with_avx(
 ) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with_body(avx2, d, q)
 }
+
 /// The statements of [`body_jacobians_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -7211,16 +7195,10 @@ fn body_jacobians_with_body(
         ],
     ]
 }
+
 /// Operation count of [`applied_forces_with`] (and of [`applied_forces`] after [`OPS_DERIVED`]).
-pub const OPS_APPLIED_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_APPLIED_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Zero: the spec has no `[forces]` table (`HAS_APPLIED_FORCES`). Every module has
 /// this function, so that a simulation adds it whatever the spec says.
 ///
@@ -7235,6 +7213,7 @@ pub fn applied_forces(
 ) -> [Real; NV] {
     applied_forces_with(&p.derived(), t, q, qd)
 }
+
 /// [`applied_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn applied_forces_with(
     _d: &Derived,
@@ -7263,16 +7242,10 @@ pub fn applied_forces_with(
         0.0,
     ]
 }
+
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
-pub const OPS_CONTACT_GAPS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_CONTACT_GAPS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
 /// a clearance's boundary or between a gear mesh's flanks, positive while apart
 /// and negative while the contact is pressed in. A contact begins where its gap
@@ -7284,20 +7257,15 @@ pub const OPS_CONTACT_GAPS: OpCount = OpCount {
 pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
+
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
 pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
+
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
-pub const OPS_LIMIT_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_LIMIT_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joint forces of the stops, clearances and gear meshes: each contact pushes
 /// its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
 /// package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
@@ -7310,20 +7278,15 @@ pub const OPS_LIMIT_FORCES: OpCount = OpCount {
 pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
+
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
+
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
-pub const OPS_FRICTION_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_FRICTION_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
 /// every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
 /// regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
@@ -7335,6 +7298,7 @@ pub const OPS_FRICTION_FORCES: OpCount = OpCount {
 pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     friction_forces_with(&p.derived(), q, qd)
 }
+
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn friction_forces_with(
     _d: &Derived,
@@ -7362,16 +7326,10 @@ pub fn friction_forces_with(
         0.0,
     ]
 }
+
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 6377,
-    add: 4554,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 6377, add: 4554, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// `(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
 /// `mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
 /// `∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
@@ -7387,6 +7345,7 @@ pub fn inverse_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_derivatives_with(
     d: &Derived,
@@ -7412,6 +7371,7 @@ pub fn inverse_dynamics_derivatives_with(
     inverse_dynamics_derivatives_part13(d, q, qd, qdd, &mut live, &mut out);
     out
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part0(
     d: &Derived,
@@ -7429,6 +7389,7 @@ fn inverse_dynamics_derivatives_part0(
     }
     inverse_dynamics_derivatives_part0_body(BuildLanes, d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -7446,6 +7407,7 @@ unsafe fn inverse_dynamics_derivatives_part0_avx(
 ) {
     inverse_dynamics_derivatives_part0_body(avx2, d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part0`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -7749,6 +7711,7 @@ fn inverse_dynamics_derivatives_part0_body(
     out.1[3][14] = 3.0 * t102 + 0.06 * t103 + 0.15 * t106 - 0.029800399619259184 * qd[3];
     out.1[17][1] = -1.8 * t113;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part1(
     d: &Derived,
@@ -7766,6 +7729,7 @@ fn inverse_dynamics_derivatives_part1(
     }
     inverse_dynamics_derivatives_part1_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -7783,6 +7747,7 @@ unsafe fn inverse_dynamics_derivatives_part1_avx(
 ) {
     inverse_dynamics_derivatives_part1_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part1`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -8084,6 +8049,7 @@ fn inverse_dynamics_derivatives_part1_body(
     out.0[1][17] = -1.8 * t259;
     out.0[17][17] = -1.8 * t260;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part2(
     d: &Derived,
@@ -8101,6 +8067,7 @@ fn inverse_dynamics_derivatives_part2(
     }
     inverse_dynamics_derivatives_part2_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -8118,6 +8085,7 @@ unsafe fn inverse_dynamics_derivatives_part2_avx(
 ) {
     inverse_dynamics_derivatives_part2_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part2`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -8441,6 +8409,7 @@ fn inverse_dynamics_derivatives_part2_body(
     live[387] = t439;
     out.0[17][3] = -17.658 * t428;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part3(
     d: &Derived,
@@ -8458,6 +8427,7 @@ fn inverse_dynamics_derivatives_part3(
     }
     inverse_dynamics_derivatives_part3_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -8475,6 +8445,7 @@ unsafe fn inverse_dynamics_derivatives_part3_avx(
 ) {
     inverse_dynamics_derivatives_part3_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part3`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -8740,6 +8711,7 @@ fn inverse_dynamics_derivatives_part3_body(
     out.0[17][4] = -1.8 * t489;
     out.0[17][5] = -17.658 * t551;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part4(
     d: &Derived,
@@ -8757,6 +8729,7 @@ fn inverse_dynamics_derivatives_part4(
     }
     inverse_dynamics_derivatives_part4_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -8774,6 +8747,7 @@ unsafe fn inverse_dynamics_derivatives_part4_avx(
 ) {
     inverse_dynamics_derivatives_part4_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part4`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -9049,6 +9023,7 @@ fn inverse_dynamics_derivatives_part4_body(
     out.0[15][5] = t605;
     out.0[16][5] = t607;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part5(
     d: &Derived,
@@ -9066,6 +9041,7 @@ fn inverse_dynamics_derivatives_part5(
     }
     inverse_dynamics_derivatives_part5_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -9083,6 +9059,7 @@ unsafe fn inverse_dynamics_derivatives_part5_avx(
 ) {
     inverse_dynamics_derivatives_part5_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part5`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -9367,6 +9344,7 @@ fn inverse_dynamics_derivatives_part5_body(
     out.0[12][8] = t800;
     out.0[12][9] = t861;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part6(
     d: &Derived,
@@ -9384,6 +9362,7 @@ fn inverse_dynamics_derivatives_part6(
     }
     inverse_dynamics_derivatives_part6_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -9401,6 +9380,7 @@ unsafe fn inverse_dynamics_derivatives_part6_avx(
 ) {
     inverse_dynamics_derivatives_part6_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part6`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -9689,6 +9669,7 @@ fn inverse_dynamics_derivatives_part6_body(
     out.0[13][13] = t1032;
     out.0[14][13] = t1034;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part7(
     d: &Derived,
@@ -9706,6 +9687,7 @@ fn inverse_dynamics_derivatives_part7(
     }
     inverse_dynamics_derivatives_part7_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -9723,6 +9705,7 @@ unsafe fn inverse_dynamics_derivatives_part7_avx(
 ) {
     inverse_dynamics_derivatives_part7_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part7`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -10013,6 +9996,7 @@ fn inverse_dynamics_derivatives_part7_body(
     out.1[17][0] = 1.8 * t1097;
     out.1[17][2] = -1.8 * t1095;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part8(
     d: &Derived,
@@ -10030,6 +10014,7 @@ fn inverse_dynamics_derivatives_part8(
     }
     inverse_dynamics_derivatives_part8_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -10047,6 +10032,7 @@ unsafe fn inverse_dynamics_derivatives_part8_avx(
 ) {
     inverse_dynamics_derivatives_part8_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part8`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -10341,6 +10327,7 @@ fn inverse_dynamics_derivatives_part8_body(
     out.1[16][2] = t1262;
     out.1[17][3] = -1.8 * t1277;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part9(
     d: &Derived,
@@ -10358,6 +10345,7 @@ fn inverse_dynamics_derivatives_part9(
     }
     inverse_dynamics_derivatives_part9_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -10375,6 +10363,7 @@ unsafe fn inverse_dynamics_derivatives_part9_avx(
 ) {
     inverse_dynamics_derivatives_part9_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part9`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -10676,6 +10665,7 @@ fn inverse_dynamics_derivatives_part9_body(
     out.1[17][4] = -1.8 * t1411;
     out.1[17][16] = -1.8 * t1410;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part10(
     d: &Derived,
@@ -10693,6 +10683,7 @@ fn inverse_dynamics_derivatives_part10(
     }
     inverse_dynamics_derivatives_part10_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -10710,6 +10701,7 @@ unsafe fn inverse_dynamics_derivatives_part10_avx(
 ) {
     inverse_dynamics_derivatives_part10_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part10`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -11029,6 +11021,7 @@ fn inverse_dynamics_derivatives_part10_body(
     out.1[16][4] = t1526;
     out.1[17][5] = -1.8 * t1534;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part11(
     d: &Derived,
@@ -11046,6 +11039,7 @@ fn inverse_dynamics_derivatives_part11(
     }
     inverse_dynamics_derivatives_part11_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part11`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -11063,6 +11057,7 @@ unsafe fn inverse_dynamics_derivatives_part11_avx(
 ) {
     inverse_dynamics_derivatives_part11_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part11`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -11343,6 +11338,7 @@ fn inverse_dynamics_derivatives_part11_body(
     out.1[15][5] = t1641;
     out.1[16][5] = t1643;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part12(
     d: &Derived,
@@ -11360,6 +11356,7 @@ fn inverse_dynamics_derivatives_part12(
     }
     inverse_dynamics_derivatives_part12_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part12`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -11377,6 +11374,7 @@ unsafe fn inverse_dynamics_derivatives_part12_avx(
 ) {
     inverse_dynamics_derivatives_part12_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part12`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -11672,6 +11670,7 @@ fn inverse_dynamics_derivatives_part12_body(
     out.1[12][11] = t1905;
     out.1[12][12] = t1932;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part13(
     d: &Derived,
@@ -11689,6 +11688,7 @@ fn inverse_dynamics_derivatives_part13(
     }
     inverse_dynamics_derivatives_part13_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part13`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -11706,6 +11706,7 @@ unsafe fn inverse_dynamics_derivatives_part13_avx(
 ) {
     inverse_dynamics_derivatives_part13_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part13`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -11791,16 +11792,10 @@ fn inverse_dynamics_derivatives_part13_body(
     out.1[15][14] = t1948;
     out.1[16][16] = t1967;
 }
+
 /// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
-    mul: 1661,
-    add: 1046,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount { mul: 1661, add: 1046, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// `∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
 /// Pinocchio's convention): the stiffness of the static joint forces, as
 /// compliance control and identification need it.
@@ -11811,6 +11806,7 @@ pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
 pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     gravity_derivatives_with(&p.derived(), q)
 }
+
 /// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -11822,6 +11818,7 @@ pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
     }
     gravity_derivatives_with_body(BuildLanes, d, q)
 }
+
 /// [`gravity_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -11835,6 +11832,7 @@ unsafe fn gravity_derivatives_with_avx(
 ) -> [[Real; NV]; NV] {
     gravity_derivatives_with_body(avx2, d, q)
 }
+
 /// The statements of [`gravity_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -12836,16 +12834,10 @@ fn gravity_derivatives_with_body(
         ],
     ]
 }
+
 /// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
-    mul: 3528,
-    add: 2146,
-    div: 13,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount { mul: 3528, add: 2146, div: 13, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// `M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
 /// pivots are taken outboard bodies first (no fill-in on a tree).
 ///
@@ -12855,6 +12847,7 @@ pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
 pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with(&p.derived(), q)
 }
+
 /// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -12866,6 +12859,7 @@ pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
     }
     mass_matrix_inverse_with_body(BuildLanes, d, q)
 }
+
 /// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -12879,6 +12873,7 @@ unsafe fn mass_matrix_inverse_with_avx(
 ) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with_body(avx2, d, q)
 }
+
 /// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -14387,16 +14382,10 @@ fn mass_matrix_inverse_with_body(
         ],
     ]
 }
+
 /// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 20631,
-    add: 13542,
-    div: 26,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 20631, add: 13542, div: 26, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// `(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
 /// `M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
 /// force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
@@ -14414,6 +14403,7 @@ pub fn forward_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_derivatives_with(
     d: &Derived,
@@ -14455,6 +14445,7 @@ pub fn forward_dynamics_derivatives_with(
     forward_dynamics_derivatives_part25(d, q, qd, tau, &mut live, &mut out);
     out
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part0(
     d: &Derived,
@@ -14472,6 +14463,7 @@ fn forward_dynamics_derivatives_part0(
     }
     forward_dynamics_derivatives_part0_body(BuildLanes, d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -14489,6 +14481,7 @@ unsafe fn forward_dynamics_derivatives_part0_avx(
 ) {
     forward_dynamics_derivatives_part0_body(avx2, d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part0`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -14785,6 +14778,7 @@ fn forward_dynamics_derivatives_part0_body(
     live[132] = t138;
     live[133] = t139;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part1(
     d: &Derived,
@@ -14802,6 +14796,7 @@ fn forward_dynamics_derivatives_part1(
     }
     forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -14819,6 +14814,7 @@ unsafe fn forward_dynamics_derivatives_part1_avx(
 ) {
     forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part1`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -15113,6 +15109,7 @@ fn forward_dynamics_derivatives_part1_body(
     live[243] = t288;
     live[244] = t289;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part2(
     d: &Derived,
@@ -15130,6 +15127,7 @@ fn forward_dynamics_derivatives_part2(
     }
     forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -15147,6 +15145,7 @@ unsafe fn forward_dynamics_derivatives_part2_avx(
 ) {
     forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part2`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -15449,6 +15448,7 @@ fn forward_dynamics_derivatives_part2_body(
     live[365] = t436;
     live[366] = t437;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part3(
     d: &Derived,
@@ -15466,6 +15466,7 @@ fn forward_dynamics_derivatives_part3(
     }
     forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -15483,6 +15484,7 @@ unsafe fn forward_dynamics_derivatives_part3_avx(
 ) {
     forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part3`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -15776,6 +15778,7 @@ fn forward_dynamics_derivatives_part3_body(
     live[425] = t583;
     live[426] = t584;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part4(
     d: &Derived,
@@ -15793,6 +15796,7 @@ fn forward_dynamics_derivatives_part4(
     }
     forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -15810,6 +15814,7 @@ unsafe fn forward_dynamics_derivatives_part4_avx(
 ) {
     forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part4`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -16097,6 +16102,7 @@ fn forward_dynamics_derivatives_part4_body(
     live[479] = t726;
     live[480] = t727;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part5(
     d: &Derived,
@@ -16114,6 +16120,7 @@ fn forward_dynamics_derivatives_part5(
     }
     forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -16131,6 +16138,7 @@ unsafe fn forward_dynamics_derivatives_part5_avx(
 ) {
     forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part5`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -16462,6 +16470,7 @@ fn forward_dynamics_derivatives_part5_body(
     live[576] = t876;
     live[577] = t877;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part6(
     d: &Derived,
@@ -16479,6 +16488,7 @@ fn forward_dynamics_derivatives_part6(
     }
     forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -16496,6 +16506,7 @@ unsafe fn forward_dynamics_derivatives_part6_avx(
 ) {
     forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part6`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -16766,6 +16777,7 @@ fn forward_dynamics_derivatives_part6_body(
     live[658] = t1025;
     live[659] = t1026;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part7(
     d: &Derived,
@@ -16783,6 +16795,7 @@ fn forward_dynamics_derivatives_part7(
     }
     forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -16800,6 +16813,7 @@ unsafe fn forward_dynamics_derivatives_part7_avx(
 ) {
     forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part7`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -17064,6 +17078,7 @@ fn forward_dynamics_derivatives_part7_body(
     live[741] = t1175;
     live[742] = t1176;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part8(
     d: &Derived,
@@ -17081,6 +17096,7 @@ fn forward_dynamics_derivatives_part8(
     }
     forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -17098,6 +17114,7 @@ unsafe fn forward_dynamics_derivatives_part8_avx(
 ) {
     forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part8`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -17409,6 +17426,7 @@ fn forward_dynamics_derivatives_part8_body(
     live[866] = t1325;
     live[867] = t1326;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part9(
     d: &Derived,
@@ -17426,6 +17444,7 @@ fn forward_dynamics_derivatives_part9(
     }
     forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -17443,6 +17462,7 @@ unsafe fn forward_dynamics_derivatives_part9_avx(
 ) {
     forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part9`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -17699,6 +17719,7 @@ fn forward_dynamics_derivatives_part9_body(
     live[936] = t1475;
     live[937] = t1476;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part10(
     d: &Derived,
@@ -17716,6 +17737,7 @@ fn forward_dynamics_derivatives_part10(
     }
     forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -17733,6 +17755,7 @@ unsafe fn forward_dynamics_derivatives_part10_avx(
 ) {
     forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part10`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -18006,6 +18029,7 @@ fn forward_dynamics_derivatives_part10_body(
     live[1000] = t1625;
     live[1001] = t1626;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part11(
     d: &Derived,
@@ -18023,6 +18047,7 @@ fn forward_dynamics_derivatives_part11(
     }
     forward_dynamics_derivatives_part11_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part11`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -18040,6 +18065,7 @@ unsafe fn forward_dynamics_derivatives_part11_avx(
 ) {
     forward_dynamics_derivatives_part11_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part11`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -18326,6 +18352,7 @@ fn forward_dynamics_derivatives_part11_body(
     live[1058] = t1775;
     live[1059] = t1776;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part12(
     d: &Derived,
@@ -18343,6 +18370,7 @@ fn forward_dynamics_derivatives_part12(
     }
     forward_dynamics_derivatives_part12_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part12`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -18360,6 +18388,7 @@ unsafe fn forward_dynamics_derivatives_part12_avx(
 ) {
     forward_dynamics_derivatives_part12_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part12`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -18647,6 +18676,7 @@ fn forward_dynamics_derivatives_part12_body(
     live[1100] = t1925;
     live[1101] = t1926;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part13(
     d: &Derived,
@@ -18664,6 +18694,7 @@ fn forward_dynamics_derivatives_part13(
     }
     forward_dynamics_derivatives_part13_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part13`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -18681,6 +18712,7 @@ unsafe fn forward_dynamics_derivatives_part13_avx(
 ) {
     forward_dynamics_derivatives_part13_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part13`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -18957,6 +18989,7 @@ fn forward_dynamics_derivatives_part13_body(
     live[1151] = t2075;
     live[1152] = t2076;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part14(
     d: &Derived,
@@ -18974,6 +19007,7 @@ fn forward_dynamics_derivatives_part14(
     }
     forward_dynamics_derivatives_part14_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part14`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -18991,6 +19025,7 @@ unsafe fn forward_dynamics_derivatives_part14_avx(
 ) {
     forward_dynamics_derivatives_part14_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part14`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -19334,6 +19369,7 @@ fn forward_dynamics_derivatives_part14_body(
     live[1260] = t2221;
     live[1261] = t2222;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part15(
     d: &Derived,
@@ -19351,6 +19387,7 @@ fn forward_dynamics_derivatives_part15(
     }
     forward_dynamics_derivatives_part15_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part15`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -19368,6 +19405,7 @@ unsafe fn forward_dynamics_derivatives_part15_avx(
 ) {
     forward_dynamics_derivatives_part15_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part15`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -20138,6 +20176,7 @@ fn forward_dynamics_derivatives_part15_body(
         + 0.095 * (live[112] * inv24 * t2279 - live[113] * t2282) + 0.5555555555555556
         + live[112] * (t2285 - 0.1 * t2281);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part16(
     d: &Derived,
@@ -20155,6 +20194,7 @@ fn forward_dynamics_derivatives_part16(
     }
     forward_dynamics_derivatives_part16_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part16`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -20172,6 +20212,7 @@ unsafe fn forward_dynamics_derivatives_part16_avx(
 ) {
     forward_dynamics_derivatives_part16_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part16`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -20844,6 +20885,7 @@ fn forward_dynamics_derivatives_part16_body(
             * (live[1224] * t2367 + live[1225] * t2366 + live[1226] * t2365
                 + live[1227] * live[1312] + live[1228] * live[1307] * live[1311]);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part17(
     d: &Derived,
@@ -20861,6 +20903,7 @@ fn forward_dynamics_derivatives_part17(
     }
     forward_dynamics_derivatives_part17_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part17`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -20878,6 +20921,7 @@ unsafe fn forward_dynamics_derivatives_part17_avx(
 ) {
     forward_dynamics_derivatives_part17_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part17`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -21181,6 +21225,7 @@ fn forward_dynamics_derivatives_part17_body(
     out.2[5][3] = t2516;
     out.2[5][4] = t2518;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part18(
     d: &Derived,
@@ -21198,6 +21243,7 @@ fn forward_dynamics_derivatives_part18(
     }
     forward_dynamics_derivatives_part18_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part18`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -21215,6 +21261,7 @@ unsafe fn forward_dynamics_derivatives_part18_avx(
 ) {
     forward_dynamics_derivatives_part18_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part18`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -21540,6 +21587,7 @@ fn forward_dynamics_derivatives_part18_body(
     live[1498] = t2813;
     live[1499] = t2814;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part19(
     d: &Derived,
@@ -21557,6 +21605,7 @@ fn forward_dynamics_derivatives_part19(
     }
     forward_dynamics_derivatives_part19_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part19`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -21574,6 +21623,7 @@ unsafe fn forward_dynamics_derivatives_part19_avx(
 ) {
     forward_dynamics_derivatives_part19_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part19`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -21983,6 +22033,7 @@ fn forward_dynamics_derivatives_part19_body(
     live[1603] = t2963;
     live[1604] = t2964;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part20(
     d: &Derived,
@@ -22000,6 +22051,7 @@ fn forward_dynamics_derivatives_part20(
     }
     forward_dynamics_derivatives_part20_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part20`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -22017,6 +22069,7 @@ unsafe fn forward_dynamics_derivatives_part20_avx(
 ) {
     forward_dynamics_derivatives_part20_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part20`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -22714,6 +22767,7 @@ fn forward_dynamics_derivatives_part20_body(
         + 0.095 * (live[112] * live[1307] * t3108 - live[113] * t3110)
         + live[112] * (t3113 - 0.1 * t3109);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part21(
     d: &Derived,
@@ -22731,6 +22785,7 @@ fn forward_dynamics_derivatives_part21(
     }
     forward_dynamics_derivatives_part21_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part21`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -22748,6 +22803,7 @@ unsafe fn forward_dynamics_derivatives_part21_avx(
 ) {
     forward_dynamics_derivatives_part21_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part21`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -23594,6 +23650,7 @@ fn forward_dynamics_derivatives_part21_body(
         + 0.095 * (live[112] * live[1307] * t3258 - live[113] * t3260)
         + live[112] * (t3263 - 0.1 * t3259);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part22(
     d: &Derived,
@@ -23611,6 +23668,7 @@ fn forward_dynamics_derivatives_part22(
     }
     forward_dynamics_derivatives_part22_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part22`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -23628,6 +23686,7 @@ unsafe fn forward_dynamics_derivatives_part22_avx(
 ) {
     forward_dynamics_derivatives_part22_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part22`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -24385,6 +24444,7 @@ fn forward_dynamics_derivatives_part22_body(
         + 0.095 * (live[112] * live[1307] * t3390 - live[113] * t3392)
         + live[112] * (t3395 - 0.1 * t3391) - live[859];
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part23(
     d: &Derived,
@@ -24402,6 +24462,7 @@ fn forward_dynamics_derivatives_part23(
     }
     forward_dynamics_derivatives_part23_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part23`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -24419,6 +24480,7 @@ unsafe fn forward_dynamics_derivatives_part23_avx(
 ) {
     forward_dynamics_derivatives_part23_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part23`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -25276,6 +25338,7 @@ fn forward_dynamics_derivatives_part23_body(
         + 0.095 * (live[112] * live[1307] * t3537 - live[113] * t3539)
         + live[112] * (t3542 - 0.1 * t3538);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part24(
     d: &Derived,
@@ -25293,6 +25356,7 @@ fn forward_dynamics_derivatives_part24(
     }
     forward_dynamics_derivatives_part24_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part24`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -25310,6 +25374,7 @@ unsafe fn forward_dynamics_derivatives_part24_avx(
 ) {
     forward_dynamics_derivatives_part24_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part24`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -26140,6 +26205,7 @@ fn forward_dynamics_derivatives_part24_body(
         + 0.095 * (live[112] * live[1307] * t3687 - live[113] * t3689)
         + live[112] * (t3692 - 0.1 * t3688);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part25(
     d: &Derived,
@@ -26157,6 +26223,7 @@ fn forward_dynamics_derivatives_part25(
     }
     forward_dynamics_derivatives_part25_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part25`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -26174,6 +26241,7 @@ unsafe fn forward_dynamics_derivatives_part25_avx(
 ) {
     forward_dynamics_derivatives_part25_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part25`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -26744,16 +26812,10 @@ fn forward_dynamics_derivatives_part25_body(
         + 0.095 * (live[112] * live[1307] * t3813 - live[113] * t3815)
         + live[112] * (t3818 - 0.1 * t3814);
 }
+
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
-pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 1664,
-    add: 1139,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount { mul: 1664, add: 1139, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
 /// the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
@@ -26771,6 +26833,7 @@ pub fn standard_regressor(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -26787,6 +26850,7 @@ pub fn standard_regressor_with(
     }
     standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -26802,6 +26866,7 @@ unsafe fn standard_regressor_with_avx(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`standard_regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -28806,16 +28871,10 @@ fn standard_regressor_with_body(
         ],
     ]
 }
+
 /// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
 /// the header) from the bodies' inertias in `p`: the combinations of the
 /// standard parameters that the joint forces determine, `τ = regressor · β`.
@@ -28826,6 +28885,7 @@ pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
 pub fn base_parameters(p: &Params) -> [Real; NBP] {
     base_parameters_with(&p.derived())
 }
+
 /// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
 pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
     [
@@ -28891,16 +28951,10 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
         -0.27,
     ]
 }
+
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 1541,
-    add: 1063,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 1541, add: 1063, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
@@ -28917,6 +28971,7 @@ pub fn regressor(
 ) -> [[Real; NBP]; NV] {
     regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -28933,6 +28988,7 @@ pub fn regressor_with(
     }
     regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -28948,6 +29004,7 @@ unsafe fn regressor_with_avx(
 ) -> [[Real; NBP]; NV] {
     regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -30705,6 +30762,7 @@ fn regressor_with_body(
         ],
     ]
 }
+
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -30719,17 +30777,11 @@ pub struct Linearization {
     /// `B = ∂ẋ/∂τ`, `2 NV × NV`: zero above, `M(q)⁻¹` below.
     pub b: [[Real; NV]; 2 * NV],
 }
+
 /// Operation count of [`linearization_with`] (and of [`linearization`]
 /// after [`OPS_DERIVED`]).
-pub const OPS_LINEARIZATION: OpCount = OpCount {
-    mul: 20655,
-    add: 13542,
-    div: 26,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_LINEARIZATION: OpCount = OpCount { mul: 20655, add: 13542, div: 26, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The state-space matrices `A` and `B` at `(q, q̇, τ)` (see
 /// [`Linearization`]), from [`forward_dynamics_derivatives_with`].
 ///
@@ -30744,6 +30796,7 @@ pub fn linearization(
 ) -> Linearization {
     linearization_with(&p.derived(), q, qd, tau)
 }
+
 /// [`linearization`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn linearization_with(
@@ -30794,11 +30847,13 @@ pub fn linearization_with(
     a[12][11] = -0.5 * qd[10];
     Linearization { a, b }
 }
+
 /// The prescribed coordinates' positions, rates and accelerations at
 /// time `t`: none, the spec has no `[motion]` (`NP = 0`).
 pub fn prescribed_motion(p: &Params, t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
     prescribed_motion_with(&p.derived(), t)
 }
+
 /// [`prescribed_motion`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn prescribed_motion_with(
@@ -30807,6 +30862,7 @@ pub fn prescribed_motion_with(
 ) -> ([Real; NP], [Real; NP], [Real; NP]) {
     ([], [], [])
 }
+
 /// Every acceleration and the drive forces at time `t`: with no
 /// coordinate prescribed (`NP = 0`), the forward dynamics and no
 /// drive force.
@@ -30819,6 +30875,7 @@ pub fn mixed_dynamics(
 ) -> ([Real; NV], [Real; NP]) {
     mixed_dynamics_with(&p.derived(), t, q, qd, tau)
 }
+
 /// [`mixed_dynamics`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn mixed_dynamics_with(
@@ -30847,6 +30904,7 @@ pub fn mixed_dynamics_with(
 pub fn avx_copies() -> bool {
     avx::usable().is_some()
 }
+
 /// Turns the AVX copies of [`avx_copies`] off (`false`), for one
 /// code path whatever the processor (timing analysis, comparisons),
 /// or back on (`true`, the default: they run where the processor
@@ -30855,6 +30913,7 @@ pub fn avx_copies() -> bool {
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
 }
+
 /// What the statements of a function with an AVX copy compute
 /// by their instruction set: the build's routines
 /// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
@@ -30865,15 +30924,18 @@ trait Lanes: Copy {
     /// The sines and cosines of `a`, `b`, `c` and `d`.
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
 }
+
 /// The build's own routines: the module's helpers.
 #[derive(Clone, Copy)]
 struct BuildLanes;
+
 impl Lanes for BuildLanes {
     #[inline(always)]
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
         sin_cos_quad(a, b, c, d)
     }
 }
+
 /// Whether the AVX copies may run, asked of the processor once and
 /// remembered.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -30959,6 +31021,7 @@ mod avx {
         false
     }
 }
+
 /// Builds without AVX copies: nothing to ask or to turn off.
 #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
 mod avx {
@@ -30969,12 +31032,14 @@ mod avx {
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
 }
+
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
 fn sin_cos(x: Real) -> (Real, Real) {
     libm::Libm::<Real>::sincos(x)
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// by the module's `sin_cos` (`libm`; this target has no routine of its
 /// own for two at once).
@@ -30984,6 +31049,7 @@ fn sin_cos(x: Real) -> (Real, Real) {
 pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// both in the two lanes of SSE2 registers (x86-64's baseline): one
 /// reduction by π/2 for both (Cody–Waite, π/2 to about 87 bits, exact
@@ -31087,6 +31153,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
         )
     }
 }
+
 /// [`sin_cos_pair`] by the module's `sin_cos` (`libm`), for the angles the
 /// two-lane routine leaves to it; out of line, so that the rare case does not bloat every call site.
 #[cfg(target_arch = "x86_64")]
@@ -31095,6 +31162,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
 /// build does not enable AVX2). Public, like the AVX2 routine it stands
 /// for, which tests measure.
@@ -31105,6 +31173,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     let (third, fourth) = sin_cos_pair(c, d);
     [first, second, third, fourth]
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers
 /// ([`sin_cos_quad_avx2`]), for builds that enable AVX2. Public so that
 /// tests can hold it to `libm` (`tests/trigonometry.rs`).
@@ -31113,6 +31182,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     unsafe { sin_cos_quad_avx2(a, b, c, d) }
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers:
 /// [`sin_cos_pair`]'s arithmetic (its results bit for bit), twice as wide;
 /// `libm` for all four angles where any is beyond 2²⁰ rad, not finite, ±0,
@@ -31242,6 +31312,7 @@ pub unsafe fn sin_cos_quad_avx2(
         ]
     }
 }
+
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.

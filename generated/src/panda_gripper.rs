@@ -140,11 +140,14 @@
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
 pub type Real = f64;
+
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 8;
+
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 8;
+
 /// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
 /// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = [
@@ -157,6 +160,7 @@ pub const COORDINATE_NAMES: [&str; NV] = [
     "panda_joint7",
     "panda_finger_joint1",
 ];
+
 /// Position coordinate names, in the order of `q`; the same as
 /// `COORDINATE_NAMES` unless a joint stores a quaternion.
 pub const POSITION_NAMES: [&str; NQ] = [
@@ -169,17 +173,22 @@ pub const POSITION_NAMES: [&str; NQ] = [
     "panda_joint7",
     "panda_finger_joint1",
 ];
+
 /// Index in `q` of the first component (`qx`) of every unit quaternion
 /// (scalar last), which an integrator renormalises after each step.
 pub const QUATERNIONS: [usize; 0] = [];
+
 /// The spec's initial positions (`[initial]`; zeros and identity
 /// quaternions by default), in the order of `q`.
 pub const INITIAL_POSITIONS: [Real; NQ] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+
 /// The spec's initial velocities (`[initial]`; zeros by default), in
 /// the order of `qd`.
 pub const INITIAL_VELOCITIES: [Real; NV] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+
 /// Number of moving bodies.
 pub const NB: usize = 9;
+
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = [
@@ -193,18 +202,23 @@ pub const BODY_NAMES: [&str; NB] = [
     "panda_leftfinger",
     "panda_rightfinger",
 ];
+
 /// Number of coordinates the spec's `[motion]` prescribes as
 /// functions of time (zero without `[motion]`).
 pub const NP: usize = 0;
+
 /// Velocity indices of the prescribed coordinates, in the order of
 /// `prescribed_motion` and of the drive forces of `mixed_dynamics`.
 pub const PRESCRIBED: [usize; NP] = [];
+
 /// Indices in `q` of the prescribed coordinates' positions (each its
 /// coordinate's rate is its velocity), in the order of `PRESCRIBED`.
 pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
+
 /// Number of drive parameters: the columns of `standard_regressor`
 /// after the `10 * NB` of the bodies.
 pub const ND: usize = 16;
+
 /// Drive parameter names, in the order of `standard_regressor`'s
 /// last `ND` columns: `<joint>.armature` (`<joint>.armature.<k>`
 /// per coordinate), `<joint>.damping`, `<joint>.friction`.
@@ -226,9 +240,11 @@ pub const DRIVE_PARAMETER_NAMES: [&str; ND] = [
     "panda_finger_joint1.damping",
     "panda_finger_joint2.damping",
 ];
+
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
 pub const NBP: usize = 66;
+
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -302,26 +318,32 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "panda_joint7.friction",
     "panda_finger_joint1.damping_r",
 ];
+
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
+
 /// Contact names (`<joint>.lower`, `<joint>.upper`,
 /// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
 /// order of `contact_gaps`.
 pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+
 /// Whether any joint applies a force of its own (`limit_forces` or
 /// `friction_forces` not identically zero): without any, and without
 /// `[forces]`, a passive motion conserves energy.
 pub const HAS_JOINT_FORCES: bool = true;
+
 /// Whether the spec has a `[forces]` table (`applied_forces` is zero
 /// otherwise): what `sharnir_runtime::model!` reads, so that a
 /// model's forces cannot be left out.
 pub const HAS_APPLIED_FORCES: bool = false;
+
 /// Whether the mechanism has closed loops (`NC`, `constraints`, …):
 /// its `forward_dynamics` is then its spanning tree's, and a
 /// simulation must close the loops (`sharnir_runtime::model!(…,
 /// loops)` refuses to compile without it).
 pub const HAS_LOOPS: bool = false;
+
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -330,10 +352,12 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+
 /// An `NV × NV` matrix over the velocity coordinates, row-major (row:
 /// output, column: coordinate): what the derivative functions and
 /// `mass_matrix_inverse` return.
 pub type JointMatrix = [[Real; NV]; NV];
+
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -345,6 +369,7 @@ pub struct JointSpace {
     /// `g(q)`.
     pub gravity: [Real; NV],
 }
+
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -364,26 +389,30 @@ pub struct OpCount {
     /// Exponentials (the contact law of `limit_forces`).
     pub exp: u32,
 }
+
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
     /// `g` (spec value 9.81).
     pub g: Real,
 }
+
 impl Default for Params {
     fn default() -> Self {
         Params { g: 9.81 }
     }
 }
+
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
-    /// Parameter group 0.
+    /// Parameter group 0: `1.41853379992·g`.
     pub k0: Real,
 }
+
 impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
@@ -395,26 +424,13 @@ impl Params {
         }
     }
 }
+
 /// Operation count of [`Params::derived`].
-pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 1,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_DERIVED: OpCount = OpCount { mul: 1, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 408,
-    add: 336,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount { mul: 408, add: 336, div: 0, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 /// revolute joints, forces for prismatic ones, in coordinate order.
 ///
@@ -429,6 +445,7 @@ pub fn inverse_dynamics(
 ) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -445,6 +462,7 @@ pub fn inverse_dynamics_with(
     }
     inverse_dynamics_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -460,6 +478,7 @@ unsafe fn inverse_dynamics_with_avx(
 ) -> [Real; NV] {
     inverse_dynamics_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`inverse_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -705,16 +724,10 @@ fn inverse_dynamics_with_body(
         0.015 * (t116 - t123),
     ]
 }
+
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 313,
-    add: 255,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX: OpCount = OpCount { mul: 313, add: 255, div: 0, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// The joint-space mass matrix M(q), symmetric positive definite, so that
 /// `M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
 ///
@@ -724,6 +737,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
+
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -735,6 +749,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     }
     mass_matrix_with_body(BuildLanes, d, q)
 }
+
 /// [`mass_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -748,6 +763,7 @@ unsafe fn mass_matrix_with_avx(
 ) -> [[Real; NV]; NV] {
     mass_matrix_with_body(avx2, d, q)
 }
+
 /// The statements of [`mass_matrix_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -947,16 +963,10 @@ fn mass_matrix_with_body(
         [t87, t86, t85, t80, t74, 0.0, 0.0, 0.03],
     ]
 }
+
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
-pub const OPS_BIAS: OpCount = OpCount {
-    mul: 397,
-    add: 320,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_BIAS: OpCount = OpCount { mul: 397, add: 320, div: 0, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 /// acceleration zero.
 ///
@@ -966,6 +976,7 @@ pub const OPS_BIAS: OpCount = OpCount {
 pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
+
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -977,6 +988,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     }
     bias_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`bias_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -991,6 +1003,7 @@ unsafe fn bias_with_avx(
 ) -> [Real; NV] {
     bias_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`bias_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1226,16 +1239,10 @@ fn bias_with_body(
         0.015 * (t105 - t109),
     ]
 }
+
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 105,
-    add: 63,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_GRAVITY: OpCount = OpCount { mul: 105, add: 63, div: 0, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -1244,6 +1251,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
+
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
@@ -1309,16 +1317,10 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
         0.0,
     ]
 }
+
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
-pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 811,
-    add: 637,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_JOINT_SPACE: OpCount = OpCount { mul: 811, add: 637, div: 0, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// The mass matrix, bias and gravity forces of one state in one pass: the
 /// three share every subexpression (sines and cosines, rotations, velocity
 /// products), so this costs less than `mass_matrix`, `bias` and `gravity`
@@ -1330,6 +1332,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
 pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
+
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1341,6 +1344,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     }
     joint_space_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`joint_space_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1355,6 +1359,7 @@ unsafe fn joint_space_with_avx(
 ) -> JointSpace {
     joint_space_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`joint_space_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1851,16 +1856,10 @@ fn joint_space_with_body(
         ],
     }
 }
+
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 1423,
-    add: 1054,
-    div: 8,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount { mul: 1423, add: 1054, div: 8, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// Joint accelerations q̈(q, q̇, τ) by an L D Lᵀ factorisation of M(q) in
 /// `M(q) q̈ = τ − bias(q, q̇)` (joint-coordinate formalism), in O(n³).
 ///
@@ -1875,6 +1874,7 @@ pub fn forward_dynamics(
 ) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1891,6 +1891,7 @@ pub fn forward_dynamics_with(
     }
     forward_dynamics_with_body(BuildLanes, d, q, qd, tau)
 }
+
 /// [`forward_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1906,6 +1907,7 @@ unsafe fn forward_dynamics_with_avx(
 ) -> [Real; NV] {
     forward_dynamics_with_body(avx2, d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2634,16 +2636,10 @@ fn forward_dynamics_with_body(
         inv7 * t459,
     ]
 }
+
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 2046,
-    add: 1550,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount { mul: 2046, add: 1550, div: 0, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 /// as passivity-based controllers need (the Christoffel matrix when every velocity
 /// is a coordinate rate).
@@ -2654,6 +2650,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
+
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2669,6 +2666,7 @@ pub fn coriolis_matrix_with(
     }
     coriolis_matrix_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`coriolis_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2683,6 +2681,7 @@ unsafe fn coriolis_matrix_with_avx(
 ) -> [[Real; NV]; NV] {
     coriolis_matrix_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`coriolis_matrix_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -3770,16 +3769,10 @@ fn coriolis_matrix_with_body(
     out[2][7] = 0.5 * t737;
     out
 }
+
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
-pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 269,
-    add: 203,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_ENERGY: OpCount = OpCount { mul: 269, add: 203, div: 0, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 /// centre of mass is at the ground origin's height.
 ///
@@ -3789,6 +3782,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
 pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
+
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -3800,6 +3794,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     }
     energy_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`energy_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -3814,6 +3809,7 @@ unsafe fn energy_with_avx(
 ) -> (Real, Real) {
     energy_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`energy_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -3964,16 +3960,10 @@ fn energy_with_body(
                     + 0.015 * (t38 + 0.333 + t38 + 0.333)),
     )
 }
+
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 104,
-    add: 79,
-    div: 0,
-    sqrt: 0,
-    sin: 7,
-    cos: 7,
-    exp: 0,
-};
+pub const OPS_BODY_POSES: OpCount = OpCount { mul: 104, add: 79, div: 0, sqrt: 0, sin: 7, cos: 7, exp: 0 };
+
 /// The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -3982,6 +3972,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
+
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
@@ -4088,16 +4079,10 @@ pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
     ]
 }
+
 /// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
-pub const OPS_COORDINATE_RATES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_COORDINATE_RATES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 /// for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 /// for spherical and free joints. Integrate `q` with them and renormalise
@@ -4109,6 +4094,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
+
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
     _d: &Derived,
@@ -4117,16 +4103,10 @@ pub fn coordinate_rates_with(
 ) -> [Real; NQ] {
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5], qd[6], qd[7]]
 }
+
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 756,
-    add: 467,
-    div: 0,
-    sqrt: 0,
-    sin: 7,
-    cos: 7,
-    exp: 0,
-};
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount { mul: 756, add: 467, div: 0, sqrt: 0, sin: 7, cos: 7, exp: 0 };
+
 /// For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 /// q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 /// all in ground coordinates. A point `p` of the body (ground coordinates,
@@ -4138,6 +4118,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
+
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -4149,6 +4130,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     }
     body_jacobians_with_body(BuildLanes, d, q)
 }
+
 /// [`body_jacobians_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -4162,6 +4144,7 @@ unsafe fn body_jacobians_with_avx(
 ) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with_body(avx2, d, q)
 }
+
 /// The statements of [`body_jacobians_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -4798,16 +4781,10 @@ fn body_jacobians_with_body(
         ],
     ]
 }
+
 /// Operation count of [`applied_forces_with`] (and of [`applied_forces`] after [`OPS_DERIVED`]).
-pub const OPS_APPLIED_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_APPLIED_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Zero: the spec has no `[forces]` table (`HAS_APPLIED_FORCES`). Every module has
 /// this function, so that a simulation adds it whatever the spec says.
 ///
@@ -4822,6 +4799,7 @@ pub fn applied_forces(
 ) -> [Real; NV] {
     applied_forces_with(&p.derived(), t, q, qd)
 }
+
 /// [`applied_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn applied_forces_with(
     _d: &Derived,
@@ -4831,16 +4809,10 @@ pub fn applied_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
+
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
-pub const OPS_CONTACT_GAPS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_CONTACT_GAPS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
 /// a clearance's boundary or between a gear mesh's flanks, positive while apart
 /// and negative while the contact is pressed in. A contact begins where its gap
@@ -4852,20 +4824,15 @@ pub const OPS_CONTACT_GAPS: OpCount = OpCount {
 pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
+
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
 pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
+
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
-pub const OPS_LIMIT_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_LIMIT_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joint forces of the stops, clearances and gear meshes: each contact pushes
 /// its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
 /// package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
@@ -4878,20 +4845,15 @@ pub const OPS_LIMIT_FORCES: OpCount = OpCount {
 pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
+
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
+
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
-pub const OPS_FRICTION_FORCES: OpCount = OpCount {
-    mul: 8,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_FRICTION_FORCES: OpCount = OpCount { mul: 8, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
 /// every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
 /// regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
@@ -4903,6 +4865,7 @@ pub const OPS_FRICTION_FORCES: OpCount = OpCount {
 pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     friction_forces_with(&p.derived(), q, qd)
 }
+
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn friction_forces_with(
     _d: &Derived,
@@ -4920,16 +4883,10 @@ pub fn friction_forces_with(
         -0.6 * qd[7],
     ]
 }
+
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 4081,
-    add: 3287,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 4081, add: 3287, div: 0, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// `(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
 /// `mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
 /// `∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
@@ -4945,6 +4902,7 @@ pub fn inverse_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_derivatives_with(
     d: &Derived,
@@ -4967,6 +4925,7 @@ pub fn inverse_dynamics_derivatives_with(
     inverse_dynamics_derivatives_part10(d, q, qd, qdd, &mut live, &mut out);
     out
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part0(
     d: &Derived,
@@ -4984,6 +4943,7 @@ fn inverse_dynamics_derivatives_part0(
     }
     inverse_dynamics_derivatives_part0_body(BuildLanes, d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -5001,6 +4961,7 @@ unsafe fn inverse_dynamics_derivatives_part0_avx(
 ) {
     inverse_dynamics_derivatives_part0_body(avx2, d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part0`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -5311,6 +5272,7 @@ fn inverse_dynamics_derivatives_part0_body(
     out.1[6][7] = 0.06 * t63;
     out.1[7][6] = -0.06 * t63;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part1(
     d: &Derived,
@@ -5328,6 +5290,7 @@ fn inverse_dynamics_derivatives_part1(
     }
     inverse_dynamics_derivatives_part1_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -5345,6 +5308,7 @@ unsafe fn inverse_dynamics_derivatives_part1_avx(
 ) {
     inverse_dynamics_derivatives_part1_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part1`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -5641,6 +5605,7 @@ fn inverse_dynamics_derivatives_part1_body(
     live[240] = t286;
     live[241] = t287;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part2(
     d: &Derived,
@@ -5658,6 +5623,7 @@ fn inverse_dynamics_derivatives_part2(
     }
     inverse_dynamics_derivatives_part2_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -5675,6 +5641,7 @@ unsafe fn inverse_dynamics_derivatives_part2_avx(
 ) {
     inverse_dynamics_derivatives_part2_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part2`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -5974,6 +5941,7 @@ fn inverse_dynamics_derivatives_part2_body(
     out.1[6][0] = t365;
     out.1[7][0] = 0.015 * (t313 - t318);
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part3(
     d: &Derived,
@@ -5991,6 +5959,7 @@ fn inverse_dynamics_derivatives_part3(
     }
     inverse_dynamics_derivatives_part3_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6008,6 +5977,7 @@ unsafe fn inverse_dynamics_derivatives_part3_avx(
 ) {
     inverse_dynamics_derivatives_part3_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part3`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -6301,6 +6271,7 @@ fn inverse_dynamics_derivatives_part3_body(
     out.1[7][1] = 0.015 * (t444 - t449);
     out.1[7][2] = 0.015 * (t566 - t571);
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part4(
     d: &Derived,
@@ -6318,6 +6289,7 @@ fn inverse_dynamics_derivatives_part4(
     }
     inverse_dynamics_derivatives_part4_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6335,6 +6307,7 @@ unsafe fn inverse_dynamics_derivatives_part4_avx(
 ) {
     inverse_dynamics_derivatives_part4_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part4`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -6625,6 +6598,7 @@ fn inverse_dynamics_derivatives_part4_body(
     out.1[6][3] = t720;
     out.1[7][3] = 0.015 * (t672 - t677);
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part5(
     d: &Derived,
@@ -6642,6 +6616,7 @@ fn inverse_dynamics_derivatives_part5(
     }
     inverse_dynamics_derivatives_part5_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6659,6 +6634,7 @@ unsafe fn inverse_dynamics_derivatives_part5_avx(
 ) {
     inverse_dynamics_derivatives_part5_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part5`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -6901,6 +6877,7 @@ fn inverse_dynamics_derivatives_part5_body(
     out.1[7][4] = 0.015 * (t764 - t769);
     out.1[7][5] = 0.015 * (t835 - t839);
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part6(
     d: &Derived,
@@ -6918,6 +6895,7 @@ fn inverse_dynamics_derivatives_part6(
     }
     inverse_dynamics_derivatives_part6_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6935,6 +6913,7 @@ unsafe fn inverse_dynamics_derivatives_part6_avx(
 ) {
     inverse_dynamics_derivatives_part6_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part6`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -7198,6 +7177,7 @@ fn inverse_dynamics_derivatives_part6_body(
     out.1[5][7] = -t914;
     out.1[6][6] = t898;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part7(
     d: &Derived,
@@ -7215,6 +7195,7 @@ fn inverse_dynamics_derivatives_part7(
     }
     inverse_dynamics_derivatives_part7_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -7232,6 +7213,7 @@ unsafe fn inverse_dynamics_derivatives_part7_avx(
 ) {
     inverse_dynamics_derivatives_part7_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part7`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -7559,6 +7541,7 @@ fn inverse_dynamics_derivatives_part7_body(
     out.0[6][2] = t1180;
     out.0[7][2] = 0.015 * (t1129 - t1134);
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part8(
     d: &Derived,
@@ -7576,6 +7559,7 @@ fn inverse_dynamics_derivatives_part8(
     }
     inverse_dynamics_derivatives_part8_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -7593,6 +7577,7 @@ unsafe fn inverse_dynamics_derivatives_part8_avx(
 ) {
     inverse_dynamics_derivatives_part8_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part8`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -7875,6 +7860,7 @@ fn inverse_dynamics_derivatives_part8_body(
     out.0[7][3] = 0.015 * (t1237 - t1242);
     out.0[7][4] = 0.015 * (t1330 - t1335);
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part9(
     d: &Derived,
@@ -7892,6 +7878,7 @@ fn inverse_dynamics_derivatives_part9(
     }
     inverse_dynamics_derivatives_part9_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -7909,6 +7896,7 @@ unsafe fn inverse_dynamics_derivatives_part9_avx(
 ) {
     inverse_dynamics_derivatives_part9_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part9`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -8181,6 +8169,7 @@ fn inverse_dynamics_derivatives_part9_body(
     out.0[7][5] = 0.015 * (t1410 - t1415);
     out.0[7][6] = 0.015 * (t1470 - t1474);
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part10(
     d: &Derived,
@@ -8198,6 +8187,7 @@ fn inverse_dynamics_derivatives_part10(
     }
     inverse_dynamics_derivatives_part10_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -8215,6 +8205,7 @@ unsafe fn inverse_dynamics_derivatives_part10_avx(
 ) {
     inverse_dynamics_derivatives_part10_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part10`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -8323,16 +8314,10 @@ fn inverse_dynamics_derivatives_part10_body(
     out.0[6][7] = t1536;
     out.0[7][7] = 0.015 * (t1514 - t1516);
 }
+
 /// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
-    mul: 586,
-    add: 376,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount { mul: 586, add: 376, div: 0, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// `∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
 /// Pinocchio's convention): the stiffness of the static joint forces, as
 /// compliance control and identification need it.
@@ -8343,6 +8328,7 @@ pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
 pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     gravity_derivatives_with(&p.derived(), q)
 }
+
 /// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -8354,6 +8340,7 @@ pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
     }
     gravity_derivatives_with_body(BuildLanes, d, q)
 }
+
 /// [`gravity_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -8367,6 +8354,7 @@ unsafe fn gravity_derivatives_with_avx(
 ) -> [[Real; NV]; NV] {
     gravity_derivatives_with_body(avx2, d, q)
 }
+
 /// The statements of [`gravity_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -8674,16 +8662,10 @@ fn gravity_derivatives_with_body(
         [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
     ]
 }
+
 /// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
-    mul: 717,
-    add: 458,
-    div: 7,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount { mul: 717, add: 458, div: 7, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// `M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
 /// pivots are taken outboard bodies first (no fill-in on a tree).
 ///
@@ -8693,6 +8675,7 @@ pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
 pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with(&p.derived(), q)
 }
+
 /// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -8704,6 +8687,7 @@ pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
     }
     mass_matrix_inverse_with_body(BuildLanes, d, q)
 }
+
 /// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -8717,6 +8701,7 @@ unsafe fn mass_matrix_inverse_with_avx(
 ) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with_body(avx2, d, q)
 }
+
 /// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -9077,16 +9062,10 @@ fn mass_matrix_inverse_with_body(
         ],
     ]
 }
+
 /// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 7267,
-    add: 5390,
-    div: 15,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 7267, add: 5390, div: 15, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// `(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
 /// `M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
 /// force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
@@ -9104,6 +9083,7 @@ pub fn forward_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_derivatives_with(
     d: &Derived,
@@ -9135,6 +9115,7 @@ pub fn forward_dynamics_derivatives_with(
     forward_dynamics_derivatives_part15(d, q, qd, tau, &mut live, &mut out);
     out
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part0(
     d: &Derived,
@@ -9152,6 +9133,7 @@ fn forward_dynamics_derivatives_part0(
     }
     forward_dynamics_derivatives_part0_body(BuildLanes, d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -9169,6 +9151,7 @@ unsafe fn forward_dynamics_derivatives_part0_avx(
 ) {
     forward_dynamics_derivatives_part0_body(avx2, d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part0`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -9445,6 +9428,7 @@ fn forward_dynamics_derivatives_part0_body(
     live[119] = t136;
     live[120] = t137;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part1(
     d: &Derived,
@@ -9462,6 +9446,7 @@ fn forward_dynamics_derivatives_part1(
     }
     forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -9479,6 +9464,7 @@ unsafe fn forward_dynamics_derivatives_part1_avx(
 ) {
     forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part1`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -9764,6 +9750,7 @@ fn forward_dynamics_derivatives_part1_body(
     live[237] = t286;
     live[238] = t287;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part2(
     d: &Derived,
@@ -9781,6 +9768,7 @@ fn forward_dynamics_derivatives_part2(
     }
     forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -9798,6 +9786,7 @@ unsafe fn forward_dynamics_derivatives_part2_avx(
 ) {
     forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part2`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -10133,6 +10122,7 @@ fn forward_dynamics_derivatives_part2_body(
     live[326] = t435;
     live[327] = t436;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part3(
     d: &Derived,
@@ -10150,6 +10140,7 @@ fn forward_dynamics_derivatives_part3(
     }
     forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -10167,6 +10158,7 @@ unsafe fn forward_dynamics_derivatives_part3_avx(
 ) {
     forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part3`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -10452,6 +10444,7 @@ fn forward_dynamics_derivatives_part3_body(
     live[404] = t585;
     live[405] = t586;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part4(
     d: &Derived,
@@ -10469,6 +10462,7 @@ fn forward_dynamics_derivatives_part4(
     }
     forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -10486,6 +10480,7 @@ unsafe fn forward_dynamics_derivatives_part4_avx(
 ) {
     forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part4`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -10771,6 +10766,7 @@ fn forward_dynamics_derivatives_part4_body(
     live[464] = t735;
     live[465] = t736;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part5(
     d: &Derived,
@@ -10788,6 +10784,7 @@ fn forward_dynamics_derivatives_part5(
     }
     forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -10805,6 +10802,7 @@ unsafe fn forward_dynamics_derivatives_part5_avx(
 ) {
     forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part5`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -11091,6 +11089,7 @@ fn forward_dynamics_derivatives_part5_body(
     live[516] = t885;
     live[517] = t886;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part6(
     d: &Derived,
@@ -11108,6 +11107,7 @@ fn forward_dynamics_derivatives_part6(
     }
     forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -11125,6 +11125,7 @@ unsafe fn forward_dynamics_derivatives_part6_avx(
 ) {
     forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part6`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -11423,6 +11424,7 @@ fn forward_dynamics_derivatives_part6_body(
     live[571] = t1035;
     live[572] = t1036;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part7(
     d: &Derived,
@@ -11440,6 +11442,7 @@ fn forward_dynamics_derivatives_part7(
     }
     forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -11457,6 +11460,7 @@ unsafe fn forward_dynamics_derivatives_part7_avx(
 ) {
     forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part7`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -11723,6 +11727,7 @@ fn forward_dynamics_derivatives_part7_body(
     live[611] = t1184;
     live[612] = inv1;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part8(
     d: &Derived,
@@ -11740,6 +11745,7 @@ fn forward_dynamics_derivatives_part8(
     }
     forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -11757,6 +11763,7 @@ unsafe fn forward_dynamics_derivatives_part8_avx(
 ) {
     forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part8`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -12088,6 +12095,7 @@ fn forward_dynamics_derivatives_part8_body(
     live[673] = t1327;
     live[674] = t1328;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part9(
     d: &Derived,
@@ -12105,6 +12113,7 @@ fn forward_dynamics_derivatives_part9(
     }
     forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -12122,6 +12131,7 @@ unsafe fn forward_dynamics_derivatives_part9_avx(
 ) {
     forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part9`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -12455,6 +12465,7 @@ fn forward_dynamics_derivatives_part9_body(
     live[802] = t1477;
     live[803] = t1478;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part10(
     d: &Derived,
@@ -12472,6 +12483,7 @@ fn forward_dynamics_derivatives_part10(
     }
     forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -12489,6 +12501,7 @@ unsafe fn forward_dynamics_derivatives_part10_avx(
 ) {
     forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part10`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -12876,6 +12889,7 @@ fn forward_dynamics_derivatives_part10_body(
             * (live[662] * t1515 + live[665] * t1512 - live[663] * t1514
                 - live[664] * t1513 - live[666] * inv14 * t1510);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part11(
     d: &Derived,
@@ -12893,6 +12907,7 @@ fn forward_dynamics_derivatives_part11(
     }
     forward_dynamics_derivatives_part11_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part11`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -12910,6 +12925,7 @@ unsafe fn forward_dynamics_derivatives_part11_avx(
 ) {
     forward_dynamics_derivatives_part11_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part11`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -13221,6 +13237,7 @@ fn forward_dynamics_derivatives_part11_body(
     live[935] = t1771;
     live[936] = t1772;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part12(
     d: &Derived,
@@ -13238,6 +13255,7 @@ fn forward_dynamics_derivatives_part12(
     }
     forward_dynamics_derivatives_part12_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part12`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -13255,6 +13273,7 @@ unsafe fn forward_dynamics_derivatives_part12_avx(
 ) {
     forward_dynamics_derivatives_part12_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part12`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -13548,6 +13567,7 @@ fn forward_dynamics_derivatives_part12_body(
     live[982] = t1921;
     live[983] = t1922;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part13(
     d: &Derived,
@@ -13565,6 +13585,7 @@ fn forward_dynamics_derivatives_part13(
     }
     forward_dynamics_derivatives_part13_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part13`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -13582,6 +13603,7 @@ unsafe fn forward_dynamics_derivatives_part13_avx(
 ) {
     forward_dynamics_derivatives_part13_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part13`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -13896,6 +13918,7 @@ fn forward_dynamics_derivatives_part13_body(
     live[1022] = t2071;
     live[1023] = t2072;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part14(
     d: &Derived,
@@ -13913,6 +13936,7 @@ fn forward_dynamics_derivatives_part14(
     }
     forward_dynamics_derivatives_part14_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part14`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -13930,6 +13954,7 @@ unsafe fn forward_dynamics_derivatives_part14_avx(
 ) {
     forward_dynamics_derivatives_part14_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part14`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -14309,6 +14334,7 @@ fn forward_dynamics_derivatives_part14_body(
         * (t2168 + live[663] * t2219 + live[664] * t2218 + live[666] * live[831] * t2216
             - live[662] * t2220 - live[665] * t2217);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part15(
     d: &Derived,
@@ -14326,6 +14352,7 @@ fn forward_dynamics_derivatives_part15(
     }
     forward_dynamics_derivatives_part15_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part15`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -14343,6 +14370,7 @@ unsafe fn forward_dynamics_derivatives_part15_avx(
 ) {
     forward_dynamics_derivatives_part15_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part15`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -14847,16 +14875,10 @@ fn forward_dynamics_derivatives_part15_body(
         * (live[662] * t2341 + live[665] * t2338 - live[663] * t2340 - live[664] * t2339
             - live[666] * live[831] * t2337);
 }
+
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
-pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 1800,
-    add: 1208,
-    div: 7,
-    sqrt: 7,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount { mul: 1800, add: 1208, div: 7, sqrt: 7, sin: 6, cos: 6, exp: 0 };
+
 /// The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
 /// the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
@@ -14877,6 +14899,7 @@ pub fn standard_regressor(
 ) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -14893,6 +14916,7 @@ pub fn standard_regressor_with(
     }
     standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -14908,6 +14932,7 @@ unsafe fn standard_regressor_with_avx(
 ) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`standard_regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -16204,16 +16229,10 @@ fn standard_regressor_with_body(
     out[2][83] = t839;
     out
 }
+
 /// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
 /// the header) from the bodies' inertias in `p`: the combinations of the
 /// standard parameters that the joint forces determine, `τ = regressor · β`.
@@ -16224,6 +16243,7 @@ pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
 pub fn base_parameters(p: &Params) -> [Real; NBP] {
     base_parameters_with(&p.derived())
 }
+
 /// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
 pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
     [
@@ -16295,16 +16315,10 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
         0.6,
     ]
 }
+
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 1305,
-    add: 898,
-    div: 7,
-    sqrt: 7,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 1305, add: 898, div: 7, sqrt: 7, sin: 6, cos: 6, exp: 0 };
+
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (`inverse_dynamics − friction_forces`, the force the drives supply, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
@@ -16321,6 +16335,7 @@ pub fn regressor(
 ) -> [[Real; NBP]; NV] {
     regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -16337,6 +16352,7 @@ pub fn regressor_with(
     }
     regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -16352,6 +16368,7 @@ unsafe fn regressor_with_avx(
 ) -> [[Real; NBP]; NV] {
     regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -17528,6 +17545,7 @@ fn regressor_with_body(
         ],
     ]
 }
+
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -17542,17 +17560,11 @@ pub struct Linearization {
     /// `B = ∂ẋ/∂τ`, `2 NV × NV`: zero above, `M(q)⁻¹` below.
     pub b: [[Real; NV]; 2 * NV],
 }
+
 /// Operation count of [`linearization_with`] (and of [`linearization`]
 /// after [`OPS_DERIVED`]).
-pub const OPS_LINEARIZATION: OpCount = OpCount {
-    mul: 7267,
-    add: 5390,
-    div: 15,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_LINEARIZATION: OpCount = OpCount { mul: 7267, add: 5390, div: 15, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// The state-space matrices `A` and `B` at `(q, q̇, τ)` (see
 /// [`Linearization`]), from [`forward_dynamics_derivatives_with`].
 ///
@@ -17567,6 +17579,7 @@ pub fn linearization(
 ) -> Linearization {
     linearization_with(&p.derived(), q, qd, tau)
 }
+
 /// [`linearization`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn linearization_with(
@@ -17593,11 +17606,13 @@ pub fn linearization_with(
     }
     Linearization { a, b }
 }
+
 /// The prescribed coordinates' positions, rates and accelerations at
 /// time `t`: none, the spec has no `[motion]` (`NP = 0`).
 pub fn prescribed_motion(p: &Params, t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
     prescribed_motion_with(&p.derived(), t)
 }
+
 /// [`prescribed_motion`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn prescribed_motion_with(
@@ -17606,6 +17621,7 @@ pub fn prescribed_motion_with(
 ) -> ([Real; NP], [Real; NP], [Real; NP]) {
     ([], [], [])
 }
+
 /// Every acceleration and the drive forces at time `t`: with no
 /// coordinate prescribed (`NP = 0`), the forward dynamics and no
 /// drive force.
@@ -17618,6 +17634,7 @@ pub fn mixed_dynamics(
 ) -> ([Real; NV], [Real; NP]) {
     mixed_dynamics_with(&p.derived(), t, q, qd, tau)
 }
+
 /// [`mixed_dynamics`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn mixed_dynamics_with(
@@ -17646,6 +17663,7 @@ pub fn mixed_dynamics_with(
 pub fn avx_copies() -> bool {
     avx::usable().is_some()
 }
+
 /// Turns the AVX copies of [`avx_copies`] off (`false`), for one
 /// code path whatever the processor (timing analysis, comparisons),
 /// or back on (`true`, the default: they run where the processor
@@ -17654,6 +17672,7 @@ pub fn avx_copies() -> bool {
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
 }
+
 /// What the statements of a function with an AVX copy compute
 /// by their instruction set: the build's routines
 /// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
@@ -17664,15 +17683,18 @@ trait Lanes: Copy {
     /// The sines and cosines of `a`, `b`, `c` and `d`.
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
 }
+
 /// The build's own routines: the module's helpers.
 #[derive(Clone, Copy)]
 struct BuildLanes;
+
 impl Lanes for BuildLanes {
     #[inline(always)]
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
         sin_cos_quad(a, b, c, d)
     }
 }
+
 /// Whether the AVX copies may run, asked of the processor once and
 /// remembered.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -17758,6 +17780,7 @@ mod avx {
         false
     }
 }
+
 /// Builds without AVX copies: nothing to ask or to turn off.
 #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
 mod avx {
@@ -17768,17 +17791,20 @@ mod avx {
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
 }
+
 /// The square root of `x`, by `libm` (`core` has none without `std`).
 #[inline(always)]
 fn sqrt(x: Real) -> Real {
     libm::Libm::<Real>::sqrt(x)
 }
+
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
 fn sin_cos(x: Real) -> (Real, Real) {
     libm::Libm::<Real>::sincos(x)
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// by the module's `sin_cos` (`libm`; this target has no routine of its
 /// own for two at once).
@@ -17788,6 +17814,7 @@ fn sin_cos(x: Real) -> (Real, Real) {
 pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// both in the two lanes of SSE2 registers (x86-64's baseline): one
 /// reduction by π/2 for both (Cody–Waite, π/2 to about 87 bits, exact
@@ -17891,6 +17918,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
         )
     }
 }
+
 /// [`sin_cos_pair`] by the module's `sin_cos` (`libm`), for the angles the
 /// two-lane routine leaves to it; out of line, so that the rare case does not bloat every call site.
 #[cfg(target_arch = "x86_64")]
@@ -17899,6 +17927,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
 /// build does not enable AVX2). Public, like the AVX2 routine it stands
 /// for, which tests measure.
@@ -17909,6 +17938,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     let (third, fourth) = sin_cos_pair(c, d);
     [first, second, third, fourth]
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers
 /// ([`sin_cos_quad_avx2`]), for builds that enable AVX2. Public so that
 /// tests can hold it to `libm` (`tests/trigonometry.rs`).
@@ -17917,6 +17947,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     unsafe { sin_cos_quad_avx2(a, b, c, d) }
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers:
 /// [`sin_cos_pair`]'s arithmetic (its results bit for bit), twice as wide;
 /// `libm` for all four angles where any is beyond 2²⁰ rad, not finite, ±0,
@@ -18046,6 +18077,7 @@ pub unsafe fn sin_cos_quad_avx2(
         ]
     }
 }
+
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.

@@ -104,28 +104,37 @@
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
 pub type Real = f64;
+
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 6;
+
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 6;
+
 /// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
 /// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = ["q1", "q2", "q3", "q4", "q5", "q6"];
+
 /// Position coordinate names, in the order of `q`; the same as
 /// `COORDINATE_NAMES` unless a joint stores a quaternion.
 pub const POSITION_NAMES: [&str; NQ] = ["q1", "q2", "q3", "q4", "q5", "q6"];
+
 /// Index in `q` of the first component (`qx`) of every unit quaternion
 /// (scalar last), which an integrator renormalises after each step.
 pub const QUATERNIONS: [usize; 0] = [];
+
 /// The spec's initial positions (`[initial]`; zeros and identity
 /// quaternions by default), in the order of `q`.
 pub const INITIAL_POSITIONS: [Real; NQ] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+
 /// The spec's initial velocities (`[initial]`; zeros by default), in
 /// the order of `qd`.
 pub const INITIAL_VELOCITIES: [Real; NV] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+
 /// Number of moving bodies.
 pub const NB: usize = 6;
+
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = [
@@ -136,18 +145,23 @@ pub const BODY_NAMES: [&str; NB] = [
     "link5",
     "link6",
 ];
+
 /// Number of coordinates the spec's `[motion]` prescribes as
 /// functions of time (zero without `[motion]`).
 pub const NP: usize = 0;
+
 /// Velocity indices of the prescribed coordinates, in the order of
 /// `prescribed_motion` and of the drive forces of `mixed_dynamics`.
 pub const PRESCRIBED: [usize; NP] = [];
+
 /// Indices in `q` of the prescribed coordinates' positions (each its
 /// coordinate's rate is its velocity), in the order of `PRESCRIBED`.
 pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
+
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
 pub const NBP: usize = 36;
+
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -191,26 +205,32 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "link6.yz",
     "link6.zz",
 ];
+
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
+
 /// Contact names (`<joint>.lower`, `<joint>.upper`,
 /// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
 /// order of `contact_gaps`.
 pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+
 /// Whether any joint applies a force of its own (`limit_forces` or
 /// `friction_forces` not identically zero): without any, and without
 /// `[forces]`, a passive motion conserves energy.
 pub const HAS_JOINT_FORCES: bool = false;
+
 /// Whether the spec has a `[forces]` table (`applied_forces` is zero
 /// otherwise): what `sharnir_runtime::model!` reads, so that a
 /// model's forces cannot be left out.
 pub const HAS_APPLIED_FORCES: bool = false;
+
 /// Whether the mechanism has closed loops (`NC`, `constraints`, …):
 /// its `forward_dynamics` is then its spanning tree's, and a
 /// simulation must close the loops (`sharnir_runtime::model!(…,
 /// loops)` refuses to compile without it).
 pub const HAS_LOOPS: bool = false;
+
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -219,10 +239,12 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+
 /// An `NV × NV` matrix over the velocity coordinates, row-major (row:
 /// output, column: coordinate): what the derivative functions and
 /// `mass_matrix_inverse` return.
 pub type JointMatrix = [[Real; NV]; NV];
+
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -234,6 +256,7 @@ pub struct JointSpace {
     /// `g(q)`.
     pub gravity: [Real; NV],
 }
+
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -253,6 +276,7 @@ pub struct OpCount {
     /// Exponentials (the contact law of `limit_forces`).
     pub exp: u32,
 }
+
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
@@ -277,6 +301,7 @@ pub struct Params {
     /// `g` (spec value 9.81).
     pub g: Real,
 }
+
 impl Default for Params {
     fn default() -> Self {
         Params {
@@ -293,121 +318,123 @@ impl Default for Params {
         }
     }
 }
+
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
-    /// Parameter group 0.
+    /// Parameter group 0 (its formula is long: see `Params::derived`).
     pub k0: Real,
-    /// Parameter group 1.
+    /// Parameter group 1: `−(m3 + m4 + m5 + m6)·a2² − 0.004588·m2 − 0.394`.
     pub k1: Real,
-    /// Parameter group 2.
+    /// Parameter group 2: `−(m3 + m4 + m5 + m6)·a2·d3 − 0.0141·a2·m3 − 0.01547·m2`.
     pub k2: Real,
-    /// Parameter group 3.
+    /// Parameter group 3: `(a2² + d3²)·(m3 + m4 + m5 + m6) − (m3 + m4 + m5 + m6)·d3² + 0.00466·m2 + 0.539`.
     pub k3: Real,
-    /// Parameter group 4.
+    /// Parameter group 4: `−(m4 + m5 + m6)·a3² + (m4 + m5 + m6)·d4² + 0.000361·m4 + 0.0049·m3 + 0.038·d4·m4 + 0.0553`.
     pub k4: Real,
-    /// Parameter group 5.
+    /// Parameter group 5: `−(m4 + m5 + m6)·a3·d4 − 0.019·a3·m4`.
     pub k5: Real,
-    /// Parameter group 6.
+    /// Parameter group 6: `(a3² + d4²)·(m4 + m5 + m6) + 0.000361·m4 + 0.0049·m3 + 0.038·d4·m4 + 0.0878`.
     pub k6: Real,
-    /// Parameter group 7.
+    /// Parameter group 7: `(m4 + m5 + m6)·d4 + 0.019·m4 + 0.07·m3`.
     pub k7: Real,
-    /// Parameter group 8.
+    /// Parameter group 8: `0.001024·m6 + 0.00015`.
     pub k8: Real,
-    /// Parameter group 9.
+    /// Parameter group 9: `0.001024·m6 + 0.00055`.
     pub k9: Real,
-    /// Parameter group 10.
+    /// Parameter group 10: `(m4 + m5 + m6)·a3`.
     pub k10: Real,
-    /// Parameter group 11.
+    /// Parameter group 11: `g·m2`.
     pub k11: Real,
-    /// Parameter group 12.
+    /// Parameter group 12: `((m3 + m4 + m5 + m6)·a2 + 0.068·m2)·g`.
     pub k12: Real,
-    /// Parameter group 13.
+    /// Parameter group 13: `0.001024·m6 + 0.00011`.
     pub k13: Real,
-    /// Parameter group 14.
+    /// Parameter group 14: `d4·m6`.
     pub k14: Real,
-    /// Parameter group 15.
+    /// Parameter group 15: `a3·m6`.
     pub k15: Real,
-    /// Parameter group 16.
+    /// Parameter group 16 (its formula is long: see `Params::derived`).
     pub k16: Real,
-    /// Parameter group 17.
+    /// Parameter group 17: `d3·m6`.
     pub k17: Real,
-    /// Parameter group 18.
+    /// Parameter group 18 (its formula is long: see `Params::derived`).
     pub k18: Real,
-    /// Parameter group 19.
+    /// Parameter group 19: `−(m4 + m5 + m6)·a3·d4 − 0.000408·m2 − 0.019·a3·m4`.
     pub k19: Real,
-    /// Parameter group 20.
+    /// Parameter group 20 (its formula is long: see `Params::derived`).
     pub k20: Real,
-    /// Parameter group 21.
+    /// Parameter group 21: `−0.000987·m3`.
     pub k21: Real,
-    /// Parameter group 22.
+    /// Parameter group 22: `−0.001365·m2`.
     pub k22: Real,
-    /// Parameter group 23.
+    /// Parameter group 23: `a2·m6`.
     pub k23: Real,
-    /// Parameter group 24.
+    /// Parameter group 24: `−0.001024·m6 − 0.00055`.
     pub k24: Real,
-    /// Parameter group 25.
+    /// Parameter group 25 (its formula is long: see `Params::derived`).
     pub k25: Real,
-    /// Parameter group 26.
+    /// Parameter group 26: `(a3² + d4²)·(m4 + m5 + m6) + 0.000361·m4 + 0.001024·m6 + 0.0049·m3 + 0.038·d4·m4 + 0.08835`.
     pub k26: Real,
-    /// Parameter group 27.
+    /// Parameter group 27: `(0.001024·m6 + 0.00015)²`.
     pub k27: Real,
-    /// Parameter group 28.
+    /// Parameter group 28: `(0.001024·m6 + 0.00015)·m6`.
     pub k28: Real,
-    /// Parameter group 29.
+    /// Parameter group 29: `m6²/(0.001024·m6 + 0.00055)`.
     pub k29: Real,
-    /// Parameter group 30.
+    /// Parameter group 30: `m6²`.
     pub k30: Real,
-    /// Parameter group 31.
+    /// Parameter group 31: `d4²`.
     pub k31: Real,
-    /// Parameter group 32.
+    /// Parameter group 32: `a3·m6²/(0.001024·m6 + 0.00055)`.
     pub k32: Real,
-    /// Parameter group 33.
+    /// Parameter group 33: `d4·m6²/(0.001024·m6 + 0.00055)`.
     pub k33: Real,
-    /// Parameter group 34.
+    /// Parameter group 34: `a3·d4`.
     pub k34: Real,
-    /// Parameter group 35.
+    /// Parameter group 35: `a3²`.
     pub k35: Real,
-    /// Parameter group 36.
+    /// Parameter group 36: `−(m4 + m5 + m6)·d4 − 0.019·m4 − 0.07·m3`.
     pub k36: Real,
-    /// Parameter group 37.
+    /// Parameter group 37: `d3²`.
     pub k37: Real,
-    /// Parameter group 38.
+    /// Parameter group 38: `a2·d3`.
     pub k38: Real,
-    /// Parameter group 39.
+    /// Parameter group 39: `a2²`.
     pub k39: Real,
-    /// Parameter group 40.
+    /// Parameter group 40: `−(m4 + m5 + m6)·a3`.
     pub k40: Real,
-    /// Parameter group 41.
+    /// Parameter group 41: `−0.000408·m2`.
     pub k41: Real,
-    /// Parameter group 42.
+    /// Parameter group 42: `m6/(0.001024·m6 + 0.00055)`.
     pub k42: Real,
-    /// Parameter group 43.
+    /// Parameter group 43: `−0.006·m2`.
     pub k43: Real,
-    /// Parameter group 44.
+    /// Parameter group 44: `(m3 + m4 + m5 + m6)·a2 + 0.068·m2`.
     pub k44: Real,
-    /// Parameter group 45.
+    /// Parameter group 45: `1/(0.001024·m6 + 0.00055)`.
     pub k45: Real,
-    /// Parameter group 46.
+    /// Parameter group 46: `((m4 + m5 + m6)·d4 + 0.019·m4 + 0.07·m3)·a2`.
     pub k46: Real,
-    /// Parameter group 47.
+    /// Parameter group 47: `(m4 + m5 + m6)·a2·a3`.
     pub k47: Real,
-    /// Parameter group 48.
+    /// Parameter group 48: `g·m3`.
     pub k48: Real,
-    /// Parameter group 49.
+    /// Parameter group 49: `g·m4`.
     pub k49: Real,
-    /// Parameter group 50.
+    /// Parameter group 50: `g·m5`.
     pub k50: Real,
-    /// Parameter group 51.
+    /// Parameter group 51: `g·m6`.
     pub k51: Real,
-    /// Parameter group 52.
+    /// Parameter group 52: `0.006·m2`.
     pub k52: Real,
-    /// Parameter group 53.
+    /// Parameter group 53: `0.032·m6`.
     pub k53: Real,
 }
+
 impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
@@ -500,26 +527,13 @@ impl Params {
         }
     }
 }
+
 /// Operation count of [`Params::derived`].
-pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 67,
-    add: 47,
-    div: 1,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_DERIVED: OpCount = OpCount { mul: 67, add: 47, div: 1, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 210,
-    add: 142,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount { mul: 210, add: 142, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 /// revolute joints, forces for prismatic ones, in coordinate order.
 ///
@@ -534,6 +548,7 @@ pub fn inverse_dynamics(
 ) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -550,6 +565,7 @@ pub fn inverse_dynamics_with(
     }
     inverse_dynamics_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -565,6 +581,7 @@ unsafe fn inverse_dynamics_with_avx(
 ) -> [Real; NV] {
     inverse_dynamics_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`inverse_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -681,16 +698,10 @@ fn inverse_dynamics_with_body(
         0.00004 * t26,
     ]
 }
+
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 115,
-    add: 71,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX: OpCount = OpCount { mul: 115, add: 71, div: 0, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// The joint-space mass matrix M(q), symmetric positive definite, so that
 /// `M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
 ///
@@ -700,6 +711,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
+
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
@@ -785,16 +797,10 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         [t4, t1, t1, t2, 0.0, 0.00004],
     ]
 }
+
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
-pub const OPS_BIAS: OpCount = OpCount {
-    mul: 197,
-    add: 123,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_BIAS: OpCount = OpCount { mul: 197, add: 123, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 /// acceleration zero.
 ///
@@ -804,6 +810,7 @@ pub const OPS_BIAS: OpCount = OpCount {
 pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
+
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -815,6 +822,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     }
     bias_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`bias_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -829,6 +837,7 @@ unsafe fn bias_with_avx(
 ) -> [Real; NV] {
     bias_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`bias_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -934,16 +943,10 @@ fn bias_with_body(
         0.00004 * t24,
     ]
 }
+
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 35,
-    add: 12,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_GRAVITY: OpCount = OpCount { mul: 35, add: 12, div: 0, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -952,6 +955,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
+
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
@@ -983,16 +987,10 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
         0.0,
     ]
 }
+
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
-pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 344,
-    add: 205,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_JOINT_SPACE: OpCount = OpCount { mul: 344, add: 205, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The mass matrix, bias and gravity forces of one state in one pass: the
 /// three share every subexpression (sines and cosines, rotations, velocity
 /// products), so this costs less than `mass_matrix`, `bias` and `gravity`
@@ -1004,6 +1002,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
 pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
+
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1015,6 +1014,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     }
     joint_space_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`joint_space_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1029,6 +1029,7 @@ unsafe fn joint_space_with_avx(
 ) -> JointSpace {
     joint_space_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`joint_space_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1230,16 +1231,10 @@ fn joint_space_with_body(
         ],
     }
 }
+
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 490,
-    add: 299,
-    div: 4,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount { mul: 490, add: 299, div: 4, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 /// (articulated-body) method, in O(n) and without forming M(q); they satisfy
 /// `M(q) q̈ + bias(q, q̇) = τ`.
@@ -1255,6 +1250,7 @@ pub fn forward_dynamics(
 ) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1271,6 +1267,7 @@ pub fn forward_dynamics_with(
     }
     forward_dynamics_with_body(BuildLanes, d, q, qd, tau)
 }
+
 /// [`forward_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1286,6 +1283,7 @@ unsafe fn forward_dynamics_with_avx(
 ) -> [Real; NV] {
     forward_dynamics_with_body(avx2, d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1519,16 +1517,10 @@ fn forward_dynamics_with_body(
         25000.0 * (tau[5] - 0.00004 * (c_q4 * (t160 + t166) - qd[4] * t26 - s_q4 * t165)),
     ]
 }
+
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 539,
-    add: 313,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount { mul: 539, add: 313, div: 0, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 /// as passivity-based controllers need (the Christoffel matrix when every velocity
 /// is a coordinate rate).
@@ -1539,6 +1531,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
+
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1554,6 +1547,7 @@ pub fn coriolis_matrix_with(
     }
     coriolis_matrix_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`coriolis_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1568,6 +1562,7 @@ unsafe fn coriolis_matrix_with_avx(
 ) -> [[Real; NV]; NV] {
     coriolis_matrix_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`coriolis_matrix_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1847,16 +1842,10 @@ fn coriolis_matrix_with_body(
         [0.00002 * t42, t86, t86, -0.00002 * t88, -0.00002 * t26, 0.0],
     ]
 }
+
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
-pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 124,
-    add: 79,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_ENERGY: OpCount = OpCount { mul: 124, add: 79, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 /// centre of mass is at the ground origin's height.
 ///
@@ -1866,6 +1855,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
 pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
+
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
@@ -1936,16 +1926,10 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
             + (0.032 * (c_q4 * t22 - c_q3 * s_q4 * t21) + t24) * d.k51,
     )
 }
+
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 53,
-    add: 38,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_BODY_POSES: OpCount = OpCount { mul: 53, add: 38, div: 0, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -1954,6 +1938,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
+
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
@@ -2028,16 +2013,10 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
     ]
 }
+
 /// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
-pub const OPS_COORDINATE_RATES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_COORDINATE_RATES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 /// for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 /// for spherical and free joints. Integrate `q` with them and renormalise
@@ -2049,6 +2028,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
+
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
     _d: &Derived,
@@ -2057,16 +2037,10 @@ pub fn coordinate_rates_with(
 ) -> [Real; NQ] {
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
+
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 232,
-    add: 157,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount { mul: 232, add: 157, div: 0, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 /// q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 /// all in ground coordinates. A point `p` of the body (ground coordinates,
@@ -2078,6 +2052,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
+
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2089,6 +2064,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     }
     body_jacobians_with_body(BuildLanes, d, q)
 }
+
 /// [`body_jacobians_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2102,6 +2078,7 @@ unsafe fn body_jacobians_with_avx(
 ) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with_body(avx2, d, q)
 }
+
 /// The statements of [`body_jacobians_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2346,16 +2323,10 @@ fn body_jacobians_with_body(
         ],
     ]
 }
+
 /// Operation count of [`applied_forces_with`] (and of [`applied_forces`] after [`OPS_DERIVED`]).
-pub const OPS_APPLIED_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_APPLIED_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Zero: the spec has no `[forces]` table (`HAS_APPLIED_FORCES`). Every module has
 /// this function, so that a simulation adds it whatever the spec says.
 ///
@@ -2370,6 +2341,7 @@ pub fn applied_forces(
 ) -> [Real; NV] {
     applied_forces_with(&p.derived(), t, q, qd)
 }
+
 /// [`applied_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn applied_forces_with(
     _d: &Derived,
@@ -2379,16 +2351,10 @@ pub fn applied_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
+
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
-pub const OPS_CONTACT_GAPS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_CONTACT_GAPS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
 /// a clearance's boundary or between a gear mesh's flanks, positive while apart
 /// and negative while the contact is pressed in. A contact begins where its gap
@@ -2400,20 +2366,15 @@ pub const OPS_CONTACT_GAPS: OpCount = OpCount {
 pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
+
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
 pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
+
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
-pub const OPS_LIMIT_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_LIMIT_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joint forces of the stops, clearances and gear meshes: each contact pushes
 /// its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
 /// package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
@@ -2426,20 +2387,15 @@ pub const OPS_LIMIT_FORCES: OpCount = OpCount {
 pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
+
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
+
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
-pub const OPS_FRICTION_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_FRICTION_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
 /// every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
 /// regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
@@ -2451,6 +2407,7 @@ pub const OPS_FRICTION_FORCES: OpCount = OpCount {
 pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     friction_forces_with(&p.derived(), q, qd)
 }
+
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn friction_forces_with(
     _d: &Derived,
@@ -2459,16 +2416,10 @@ pub fn friction_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
+
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 1052,
-    add: 726,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 1052, add: 726, div: 0, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// `(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
 /// `mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
 /// `∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
@@ -2484,6 +2435,7 @@ pub fn inverse_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2500,6 +2452,7 @@ pub fn inverse_dynamics_derivatives_with(
     }
     inverse_dynamics_derivatives_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2515,6 +2468,7 @@ unsafe fn inverse_dynamics_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -3059,16 +3013,10 @@ fn inverse_dynamics_derivatives_with_body(
         ],
     )
 }
+
 /// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
-    mul: 86,
-    add: 36,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount { mul: 86, add: 36, div: 0, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// `∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
 /// Pinocchio's convention): the stiffness of the static joint forces, as
 /// compliance control and identification need it.
@@ -3079,6 +3027,7 @@ pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
 pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     gravity_derivatives_with(&p.derived(), q)
 }
+
 /// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
@@ -3144,16 +3093,10 @@ pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
         [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
     ]
 }
+
 /// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
-    mul: 250,
-    add: 144,
-    div: 4,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount { mul: 250, add: 144, div: 4, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// `M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
 /// pivots are taken outboard bodies first (no fill-in on a tree).
 ///
@@ -3163,6 +3106,7 @@ pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
 pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with(&p.derived(), q)
 }
+
 /// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -3174,6 +3118,7 @@ pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
     }
     mass_matrix_inverse_with_body(BuildLanes, d, q)
 }
+
 /// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -3187,6 +3132,7 @@ unsafe fn mass_matrix_inverse_with_avx(
 ) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with_body(avx2, d, q)
 }
+
 /// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -3319,16 +3265,10 @@ fn mass_matrix_inverse_with_body(
         ],
     ]
 }
+
 /// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 2203,
-    add: 1425,
-    div: 8,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 2203, add: 1425, div: 8, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// `(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
 /// `M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
 /// force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
@@ -3346,6 +3286,7 @@ pub fn forward_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -3362,6 +3303,7 @@ pub fn forward_dynamics_derivatives_with(
     }
     forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -3377,6 +3319,7 @@ unsafe fn forward_dynamics_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -4409,16 +4352,10 @@ fn forward_dynamics_derivatives_with_body(
     out.1[5][5] = -25000.0 * t43 * inv7 * t720 - c_q4 * t738 - t40 * (t732 + t726);
     out
 }
+
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
-pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 805,
-    add: 566,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount { mul: 805, add: 566, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
 /// the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
@@ -4436,6 +4373,7 @@ pub fn standard_regressor(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -4452,6 +4390,7 @@ pub fn standard_regressor_with(
     }
     standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -4467,6 +4406,7 @@ unsafe fn standard_regressor_with_avx(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`standard_regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -5269,16 +5209,10 @@ fn standard_regressor_with_body(
         ],
     ]
 }
+
 /// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
 /// the header) from the bodies' inertias in `p`: the combinations of the
 /// standard parameters that the joint forces determine, `τ = regressor · β`.
@@ -5289,6 +5223,7 @@ pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
 pub fn base_parameters(p: &Params) -> [Real; NBP] {
     base_parameters_with(&p.derived())
 }
+
 /// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
 pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
     [
@@ -5330,16 +5265,10 @@ pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
         0.00004,
     ]
 }
+
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 590,
-    add: 415,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 590, add: 415, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
@@ -5356,6 +5285,7 @@ pub fn regressor(
 ) -> [[Real; NBP]; NV] {
     regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -5372,6 +5302,7 @@ pub fn regressor_with(
     }
     regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -5387,6 +5318,7 @@ unsafe fn regressor_with_avx(
 ) -> [[Real; NBP]; NV] {
     regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -5927,6 +5859,7 @@ fn regressor_with_body(
         ],
     ]
 }
+
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -5941,17 +5874,11 @@ pub struct Linearization {
     /// `B = ∂ẋ/∂τ`, `2 NV × NV`: zero above, `M(q)⁻¹` below.
     pub b: [[Real; NV]; 2 * NV],
 }
+
 /// Operation count of [`linearization_with`] (and of [`linearization`]
 /// after [`OPS_DERIVED`]).
-pub const OPS_LINEARIZATION: OpCount = OpCount {
-    mul: 2203,
-    add: 1425,
-    div: 8,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_LINEARIZATION: OpCount = OpCount { mul: 2203, add: 1425, div: 8, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// The state-space matrices `A` and `B` at `(q, q̇, τ)` (see
 /// [`Linearization`]), from [`forward_dynamics_derivatives_with`].
 ///
@@ -5966,6 +5893,7 @@ pub fn linearization(
 ) -> Linearization {
     linearization_with(&p.derived(), q, qd, tau)
 }
+
 /// [`linearization`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn linearization_with(
@@ -5992,11 +5920,13 @@ pub fn linearization_with(
     }
     Linearization { a, b }
 }
+
 /// The prescribed coordinates' positions, rates and accelerations at
 /// time `t`: none, the spec has no `[motion]` (`NP = 0`).
 pub fn prescribed_motion(p: &Params, t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
     prescribed_motion_with(&p.derived(), t)
 }
+
 /// [`prescribed_motion`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn prescribed_motion_with(
@@ -6005,6 +5935,7 @@ pub fn prescribed_motion_with(
 ) -> ([Real; NP], [Real; NP], [Real; NP]) {
     ([], [], [])
 }
+
 /// Every acceleration and the drive forces at time `t`: with no
 /// coordinate prescribed (`NP = 0`), the forward dynamics and no
 /// drive force.
@@ -6017,6 +5948,7 @@ pub fn mixed_dynamics(
 ) -> ([Real; NV], [Real; NP]) {
     mixed_dynamics_with(&p.derived(), t, q, qd, tau)
 }
+
 /// [`mixed_dynamics`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn mixed_dynamics_with(
@@ -6045,6 +5977,7 @@ pub fn mixed_dynamics_with(
 pub fn avx_copies() -> bool {
     avx::usable().is_some()
 }
+
 /// Turns the AVX copies of [`avx_copies`] off (`false`), for one
 /// code path whatever the processor (timing analysis, comparisons),
 /// or back on (`true`, the default: they run where the processor
@@ -6053,6 +5986,7 @@ pub fn avx_copies() -> bool {
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
 }
+
 /// What the statements of a function with an AVX copy compute
 /// by their instruction set: the build's routines
 /// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
@@ -6063,15 +5997,18 @@ trait Lanes: Copy {
     /// The sines and cosines of `a`, `b`, `c` and `d`.
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
 }
+
 /// The build's own routines: the module's helpers.
 #[derive(Clone, Copy)]
 struct BuildLanes;
+
 impl Lanes for BuildLanes {
     #[inline(always)]
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
         sin_cos_quad(a, b, c, d)
     }
 }
+
 /// Whether the AVX copies may run, asked of the processor once and
 /// remembered.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -6157,6 +6094,7 @@ mod avx {
         false
     }
 }
+
 /// Builds without AVX copies: nothing to ask or to turn off.
 #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
 mod avx {
@@ -6167,12 +6105,14 @@ mod avx {
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
 }
+
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
 fn sin_cos(x: Real) -> (Real, Real) {
     libm::Libm::<Real>::sincos(x)
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// by the module's `sin_cos` (`libm`; this target has no routine of its
 /// own for two at once).
@@ -6182,6 +6122,7 @@ fn sin_cos(x: Real) -> (Real, Real) {
 pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// both in the two lanes of SSE2 registers (x86-64's baseline): one
 /// reduction by π/2 for both (Cody–Waite, π/2 to about 87 bits, exact
@@ -6285,6 +6226,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
         )
     }
 }
+
 /// [`sin_cos_pair`] by the module's `sin_cos` (`libm`), for the angles the
 /// two-lane routine leaves to it; out of line, so that the rare case does not bloat every call site.
 #[cfg(target_arch = "x86_64")]
@@ -6293,6 +6235,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
 /// build does not enable AVX2). Public, like the AVX2 routine it stands
 /// for, which tests measure.
@@ -6303,6 +6246,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     let (third, fourth) = sin_cos_pair(c, d);
     [first, second, third, fourth]
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers
 /// ([`sin_cos_quad_avx2`]), for builds that enable AVX2. Public so that
 /// tests can hold it to `libm` (`tests/trigonometry.rs`).
@@ -6311,6 +6255,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     unsafe { sin_cos_quad_avx2(a, b, c, d) }
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers:
 /// [`sin_cos_pair`]'s arithmetic (its results bit for bit), twice as wide;
 /// `libm` for all four angles where any is beyond 2²⁰ rad, not finite, ±0,
@@ -6440,6 +6385,7 @@ pub unsafe fn sin_cos_quad_avx2(
         ]
     }
 }
+
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.

@@ -104,28 +104,37 @@
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
 pub type Real = f64;
+
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 6;
+
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 6;
+
 /// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
 /// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = ["q1", "q2", "q3", "q4", "q5", "q6"];
+
 /// Position coordinate names, in the order of `q`; the same as
 /// `COORDINATE_NAMES` unless a joint stores a quaternion.
 pub const POSITION_NAMES: [&str; NQ] = ["q1", "q2", "q3", "q4", "q5", "q6"];
+
 /// Index in `q` of the first component (`qx`) of every unit quaternion
 /// (scalar last), which an integrator renormalises after each step.
 pub const QUATERNIONS: [usize; 0] = [];
+
 /// The spec's initial positions (`[initial]`; zeros and identity
 /// quaternions by default), in the order of `q`.
 pub const INITIAL_POSITIONS: [Real; NQ] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+
 /// The spec's initial velocities (`[initial]`; zeros by default), in
 /// the order of `qd`.
 pub const INITIAL_VELOCITIES: [Real; NV] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+
 /// Number of moving bodies.
 pub const NB: usize = 6;
+
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = [
@@ -136,18 +145,23 @@ pub const BODY_NAMES: [&str; NB] = [
     "link5",
     "link6",
 ];
+
 /// Number of coordinates the spec's `[motion]` prescribes as
 /// functions of time (zero without `[motion]`).
 pub const NP: usize = 0;
+
 /// Velocity indices of the prescribed coordinates, in the order of
 /// `prescribed_motion` and of the drive forces of `mixed_dynamics`.
 pub const PRESCRIBED: [usize; NP] = [];
+
 /// Indices in `q` of the prescribed coordinates' positions (each its
 /// coordinate's rate is its velocity), in the order of `PRESCRIBED`.
 pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
+
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
 pub const NBP: usize = 36;
+
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -191,26 +205,32 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "link6.yz",
     "link6.zz",
 ];
+
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
+
 /// Contact names (`<joint>.lower`, `<joint>.upper`,
 /// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
 /// order of `contact_gaps`.
 pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+
 /// Whether any joint applies a force of its own (`limit_forces` or
 /// `friction_forces` not identically zero): without any, and without
 /// `[forces]`, a passive motion conserves energy.
 pub const HAS_JOINT_FORCES: bool = false;
+
 /// Whether the spec has a `[forces]` table (`applied_forces` is zero
 /// otherwise): what `sharnir_runtime::model!` reads, so that a
 /// model's forces cannot be left out.
 pub const HAS_APPLIED_FORCES: bool = false;
+
 /// Whether the mechanism has closed loops (`NC`, `constraints`, …):
 /// its `forward_dynamics` is then its spanning tree's, and a
 /// simulation must close the loops (`sharnir_runtime::model!(…,
 /// loops)` refuses to compile without it).
 pub const HAS_LOOPS: bool = false;
+
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -219,10 +239,12 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+
 /// An `NV × NV` matrix over the velocity coordinates, row-major (row:
 /// output, column: coordinate): what the derivative functions and
 /// `mass_matrix_inverse` return.
 pub type JointMatrix = [[Real; NV]; NV];
+
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -234,6 +256,7 @@ pub struct JointSpace {
     /// `g(q)`.
     pub gravity: [Real; NV],
 }
+
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -253,6 +276,7 @@ pub struct OpCount {
     /// Exponentials (the contact law of `limit_forces`).
     pub exp: u32,
 }
+
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
@@ -387,6 +411,7 @@ pub struct Params {
     /// `zz6` (spec value 0.00004).
     pub zz6: Real,
 }
+
 impl Default for Params {
     fn default() -> Self {
         Params {
@@ -458,249 +483,251 @@ impl Default for Params {
         }
     }
 }
+
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
-    /// Parameter group 0.
+    /// Parameter group 0 (its formula is long: see `Params::derived`).
     pub k0: Real,
-    /// Parameter group 1.
+    /// Parameter group 1: `−(m3 + m4 + m5 + m6)·a2² + (mx2² + mz2²)/m2 − (my2² + mz2²)/m2 − mx2²/m2 + my2²/m2 + xx2 − yy2`.
     pub k1: Real,
-    /// Parameter group 2.
+    /// Parameter group 2: `−(m3 + m4 + m5 + m6)·a2·d3 − a2·mz3 + xz2`.
     pub k2: Real,
-    /// Parameter group 3.
+    /// Parameter group 3 (its formula is long: see `Params::derived`).
     pub k3: Real,
-    /// Parameter group 4.
+    /// Parameter group 4 (its formula is long: see `Params::derived`).
     pub k4: Real,
-    /// Parameter group 5.
+    /// Parameter group 5: `−(m4 + m5 + m6)·a3·d4 − a3·mz4 + xy3`.
     pub k5: Real,
-    /// Parameter group 6.
+    /// Parameter group 6 (its formula is long: see `Params::derived`).
     pub k6: Real,
-    /// Parameter group 7.
+    /// Parameter group 7: `(m4 + m5 + m6)·d4 + my3 + mz4`.
     pub k7: Real,
-    /// Parameter group 8.
+    /// Parameter group 8 (its formula is long: see `Params::derived`).
     pub k8: Real,
-    /// Parameter group 9.
+    /// Parameter group 9: `−(mx4² + my4²)/m4 − (mx5² + mz5²)/m5 + mx4²/m4 + mx5²/m5 + my4²/m4 + mz5²/m5 + yy5 + zz4`.
     pub k9: Real,
-    /// Parameter group 10.
+    /// Parameter group 10: `my4 − mz5`.
     pub k10: Real,
-    /// Parameter group 11.
+    /// Parameter group 11 (its formula is long: see `Params::derived`).
     pub k11: Real,
-    /// Parameter group 12.
+    /// Parameter group 12: `−(mx5² + my5²)/m5 − (mx6² + mz6²)/m6 + mx5²/m5 + mx6²/m6 + my5²/m5 + mz6²/m6 + yy6 + zz5`.
     pub k12: Real,
-    /// Parameter group 13.
+    /// Parameter group 13: `my5 + mz6`.
     pub k13: Real,
-    /// Parameter group 14.
+    /// Parameter group 14: `(mx6² + mz6²)/m6 − (my6² + mz6²)/m6 − mx6²/m6 + my6²/m6 + xx6 − yy6`.
     pub k14: Real,
-    /// Parameter group 15.
+    /// Parameter group 15: `−(mx6² + my6²)/m6 + mx6²/m6 + my6²/m6 + zz6`.
     pub k15: Real,
-    /// Parameter group 16.
+    /// Parameter group 16: `(m4 + m5 + m6)·a3 + mx3`.
     pub k16: Real,
-    /// Parameter group 17.
+    /// Parameter group 17: `g·my2`.
     pub k17: Real,
-    /// Parameter group 18.
+    /// Parameter group 18: `((m3 + m4 + m5 + m6)·a2 + mx2)·g`.
     pub k18: Real,
-    /// Parameter group 19.
+    /// Parameter group 19 (its formula is long: see `Params::derived`).
     pub k19: Real,
-    /// Parameter group 20.
+    /// Parameter group 20 (its formula is long: see `Params::derived`).
     pub k20: Real,
-    /// Parameter group 21.
+    /// Parameter group 21: `−xy6 + xz5`.
     pub k21: Real,
-    /// Parameter group 22.
+    /// Parameter group 22 (its formula is long: see `Params::derived`).
     pub k22: Real,
-    /// Parameter group 23.
+    /// Parameter group 23: `xy5 + xz4`.
     pub k23: Real,
-    /// Parameter group 24.
+    /// Parameter group 24 (its formula is long: see `Params::derived`).
     pub k24: Real,
-    /// Parameter group 25.
+    /// Parameter group 25: `−(m4 + m5 + m6)·a3·d4 − a3·mz4 + xy2 + xy3`.
     pub k25: Real,
-    /// Parameter group 26.
+    /// Parameter group 26 (its formula is long: see `Params::derived`).
     pub k26: Real,
-    /// Parameter group 27.
+    /// Parameter group 27: `−xy4 + xz3`.
     pub k27: Real,
-    /// Parameter group 28.
+    /// Parameter group 28 (its formula is long: see `Params::derived`).
     pub k28: Real,
-    /// Parameter group 29.
+    /// Parameter group 29: `(mx5² + my5²)/m5 + (mx6² + mz6²)/m6 − mx5²/m5 − mx6²/m6 − my5²/m5 − mz6²/m6 − yy6 − zz5`.
     pub k29: Real,
-    /// Parameter group 30.
+    /// Parameter group 30 (its formula is long: see `Params::derived`).
     pub k30: Real,
-    /// Parameter group 31.
+    /// Parameter group 31 (its formula is long: see `Params::derived`).
     pub k31: Real,
-    /// Parameter group 32.
+    /// Parameter group 32: `xy6 − xz6·yz6/(−(mx6² + my6²)/m6 + mx6²/m6 + my6²/m6 + zz6)`.
     pub k32: Real,
-    /// Parameter group 33.
+    /// Parameter group 33 (its formula is long: see `Params::derived`).
     pub k33: Real,
-    /// Parameter group 34.
+    /// Parameter group 34: `yz6²/(−(mx6² + my6²)/m6 + mx6²/m6 + my6²/m6 + zz6)`.
     pub k34: Real,
-    /// Parameter group 35.
+    /// Parameter group 35: `yz5²`.
     pub k35: Real,
-    /// Parameter group 36.
+    /// Parameter group 36: `yz4²`.
     pub k36: Real,
-    /// Parameter group 37.
+    /// Parameter group 37: `my6·xz6/(−(mx6² + my6²)/m6 + mx6²/m6 + my6²/m6 + zz6)`.
     pub k37: Real,
-    /// Parameter group 38.
+    /// Parameter group 38: `my6·yz6/(−(mx6² + my6²)/m6 + mx6²/m6 + my6²/m6 + zz6)`.
     pub k38: Real,
-    /// Parameter group 39.
+    /// Parameter group 39: `mx6·yz6/(−(mx6² + my6²)/m6 + mx6²/m6 + my6²/m6 + zz6)`.
     pub k39: Real,
-    /// Parameter group 40.
+    /// Parameter group 40: `mx6·xz6/(−(mx6² + my6²)/m6 + mx6²/m6 + my6²/m6 + zz6)`.
     pub k40: Real,
-    /// Parameter group 41.
+    /// Parameter group 41: `−my5 − mz6`.
     pub k41: Real,
-    /// Parameter group 42.
+    /// Parameter group 42: `−my4 + mz5`.
     pub k42: Real,
-    /// Parameter group 43.
+    /// Parameter group 43: `mx6·my6/(−(mx6² + my6²)/m6 + mx6²/m6 + my6²/m6 + zz6)`.
     pub k43: Real,
-    /// Parameter group 44.
+    /// Parameter group 44: `my6²/(−(mx6² + my6²)/m6 + mx6²/m6 + my6²/m6 + zz6)`.
     pub k44: Real,
-    /// Parameter group 45.
+    /// Parameter group 45: `mx6²/(−(mx6² + my6²)/m6 + mx6²/m6 + my6²/m6 + zz6)`.
     pub k45: Real,
-    /// Parameter group 46.
+    /// Parameter group 46: `d4²`.
     pub k46: Real,
-    /// Parameter group 47.
+    /// Parameter group 47: `a3·d4`.
     pub k47: Real,
-    /// Parameter group 48.
+    /// Parameter group 48: `a3²`.
     pub k48: Real,
-    /// Parameter group 49.
+    /// Parameter group 49: `−(m4 + m5 + m6)·d4 − my3 − mz4`.
     pub k49: Real,
-    /// Parameter group 50.
+    /// Parameter group 50: `d3²`.
     pub k50: Real,
-    /// Parameter group 51.
+    /// Parameter group 51: `a2·d3`.
     pub k51: Real,
-    /// Parameter group 52.
+    /// Parameter group 52: `a2²`.
     pub k52: Real,
-    /// Parameter group 53.
+    /// Parameter group 53: `−(m4 + m5 + m6)·a3 − mx3`.
     pub k53: Real,
-    /// Parameter group 54.
+    /// Parameter group 54: `xz6/(−(mx6² + my6²)/m6 + mx6²/m6 + my6²/m6 + zz6)`.
     pub k54: Real,
-    /// Parameter group 55.
+    /// Parameter group 55: `yz6/(−(mx6² + my6²)/m6 + mx6²/m6 + my6²/m6 + zz6)`.
     pub k55: Real,
-    /// Parameter group 56.
+    /// Parameter group 56: `my6/(−(mx6² + my6²)/m6 + mx6²/m6 + my6²/m6 + zz6)`.
     pub k56: Real,
-    /// Parameter group 57.
+    /// Parameter group 57: `mx6/(−(mx6² + my6²)/m6 + mx6²/m6 + my6²/m6 + zz6)`.
     pub k57: Real,
-    /// Parameter group 58.
+    /// Parameter group 58: `(m3 + m4 + m5 + m6)·a2 + mx2`.
     pub k58: Real,
-    /// Parameter group 59.
+    /// Parameter group 59: `1/(−(mx6² + my6²)/m6 + mx6²/m6 + my6²/m6 + zz6)`.
     pub k59: Real,
-    /// Parameter group 60.
+    /// Parameter group 60: `((m4 + m5 + m6)·d4 + my3 + mz4)·a2`.
     pub k60: Real,
-    /// Parameter group 61.
+    /// Parameter group 61: `((m4 + m5 + m6)·a3 + mx3)·a2`.
     pub k61: Real,
-    /// Parameter group 62.
+    /// Parameter group 62: `(my4 − mz5)·d4`.
     pub k62: Real,
-    /// Parameter group 63.
+    /// Parameter group 63: `d4·mx4`.
     pub k63: Real,
-    /// Parameter group 64.
+    /// Parameter group 64: `my1²/m1²`.
     pub k64: Real,
-    /// Parameter group 65.
+    /// Parameter group 65: `mx1²/m1²`.
     pub k65: Real,
-    /// Parameter group 66.
+    /// Parameter group 66: `−(mx1² + my1²)/m1 + zz1`.
     pub k66: Real,
-    /// Parameter group 67.
+    /// Parameter group 67: `mz2/m2`.
     pub k67: Real,
-    /// Parameter group 68.
+    /// Parameter group 68: `my2/m2`.
     pub k68: Real,
-    /// Parameter group 69.
+    /// Parameter group 69: `mx2/m2`.
     pub k69: Real,
-    /// Parameter group 70.
+    /// Parameter group 70: `−(my2² + mz2²)/m2 + xx2`.
     pub k70: Real,
-    /// Parameter group 71.
+    /// Parameter group 71: `mx2·my2/m2 + xy2`.
     pub k71: Real,
-    /// Parameter group 72.
+    /// Parameter group 72: `mx2·mz2/m2 + xz2`.
     pub k72: Real,
-    /// Parameter group 73.
+    /// Parameter group 73: `−(mx2² + mz2²)/m2 + yy2`.
     pub k73: Real,
-    /// Parameter group 74.
+    /// Parameter group 74: `my2·mz2/m2 + yz2`.
     pub k74: Real,
-    /// Parameter group 75.
+    /// Parameter group 75: `−(mx2² + my2²)/m2 + zz2`.
     pub k75: Real,
-    /// Parameter group 76.
+    /// Parameter group 76: `mz3/m3`.
     pub k76: Real,
-    /// Parameter group 77.
+    /// Parameter group 77: `my3/m3`.
     pub k77: Real,
-    /// Parameter group 78.
+    /// Parameter group 78: `mx3/m3`.
     pub k78: Real,
-    /// Parameter group 79.
+    /// Parameter group 79: `−(my3² + mz3²)/m3 + xx3`.
     pub k79: Real,
-    /// Parameter group 80.
+    /// Parameter group 80: `mx3·my3/m3 + xy3`.
     pub k80: Real,
-    /// Parameter group 81.
+    /// Parameter group 81: `mx3·mz3/m3 + xz3`.
     pub k81: Real,
-    /// Parameter group 82.
+    /// Parameter group 82: `−(mx3² + mz3²)/m3 + yy3`.
     pub k82: Real,
-    /// Parameter group 83.
+    /// Parameter group 83: `my3·mz3/m3 + yz3`.
     pub k83: Real,
-    /// Parameter group 84.
+    /// Parameter group 84: `−(mx3² + my3²)/m3 + zz3`.
     pub k84: Real,
-    /// Parameter group 85.
+    /// Parameter group 85: `mz4/m4`.
     pub k85: Real,
-    /// Parameter group 86.
+    /// Parameter group 86: `my4/m4`.
     pub k86: Real,
-    /// Parameter group 87.
+    /// Parameter group 87: `mx4/m4`.
     pub k87: Real,
-    /// Parameter group 88.
+    /// Parameter group 88: `−(my4² + mz4²)/m4 + xx4`.
     pub k88: Real,
-    /// Parameter group 89.
+    /// Parameter group 89: `mx4·my4/m4 + xy4`.
     pub k89: Real,
-    /// Parameter group 90.
+    /// Parameter group 90: `mx4·mz4/m4 + xz4`.
     pub k90: Real,
-    /// Parameter group 91.
+    /// Parameter group 91: `−(mx4² + mz4²)/m4 + yy4`.
     pub k91: Real,
-    /// Parameter group 92.
+    /// Parameter group 92: `my4·mz4/m4 + yz4`.
     pub k92: Real,
-    /// Parameter group 93.
+    /// Parameter group 93: `−(mx4² + my4²)/m4 + zz4`.
     pub k93: Real,
-    /// Parameter group 94.
+    /// Parameter group 94: `mz5/m5`.
     pub k94: Real,
-    /// Parameter group 95.
+    /// Parameter group 95: `my5/m5`.
     pub k95: Real,
-    /// Parameter group 96.
+    /// Parameter group 96: `mx5/m5`.
     pub k96: Real,
-    /// Parameter group 97.
+    /// Parameter group 97: `−(my5² + mz5²)/m5 + xx5`.
     pub k97: Real,
-    /// Parameter group 98.
+    /// Parameter group 98: `mx5·my5/m5 + xy5`.
     pub k98: Real,
-    /// Parameter group 99.
+    /// Parameter group 99: `mx5·mz5/m5 + xz5`.
     pub k99: Real,
-    /// Parameter group 100.
+    /// Parameter group 100: `−(mx5² + mz5²)/m5 + yy5`.
     pub k100: Real,
-    /// Parameter group 101.
+    /// Parameter group 101: `my5·mz5/m5 + yz5`.
     pub k101: Real,
-    /// Parameter group 102.
+    /// Parameter group 102: `−(mx5² + my5²)/m5 + zz5`.
     pub k102: Real,
-    /// Parameter group 103.
+    /// Parameter group 103: `mz6/m6`.
     pub k103: Real,
-    /// Parameter group 104.
+    /// Parameter group 104: `my6/m6`.
     pub k104: Real,
-    /// Parameter group 105.
+    /// Parameter group 105: `mx6/m6`.
     pub k105: Real,
-    /// Parameter group 106.
+    /// Parameter group 106: `−(my6² + mz6²)/m6 + xx6`.
     pub k106: Real,
-    /// Parameter group 107.
+    /// Parameter group 107: `mx6·my6/m6 + xy6`.
     pub k107: Real,
-    /// Parameter group 108.
+    /// Parameter group 108: `mx6·mz6/m6 + xz6`.
     pub k108: Real,
-    /// Parameter group 109.
+    /// Parameter group 109: `−(mx6² + mz6²)/m6 + yy6`.
     pub k109: Real,
-    /// Parameter group 110.
+    /// Parameter group 110: `my6·mz6/m6 + yz6`.
     pub k110: Real,
-    /// Parameter group 111.
+    /// Parameter group 111: `−(mx6² + my6²)/m6 + zz6`.
     pub k111: Real,
-    /// Parameter group 112.
+    /// Parameter group 112: `g·m2`.
     pub k112: Real,
-    /// Parameter group 113.
+    /// Parameter group 113: `g·m3`.
     pub k113: Real,
-    /// Parameter group 114.
+    /// Parameter group 114: `g·m4`.
     pub k114: Real,
-    /// Parameter group 115.
+    /// Parameter group 115: `g·m5`.
     pub k115: Real,
-    /// Parameter group 116.
+    /// Parameter group 116: `g·m6`.
     pub k116: Real,
-    /// Parameter group 117.
+    /// Parameter group 117: `g·mz1`.
     pub k117: Real,
 }
+
 impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
@@ -925,26 +952,13 @@ impl Params {
         }
     }
 }
+
 /// Operation count of [`Params::derived`].
-pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 175,
-    add: 153,
-    div: 7,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_DERIVED: OpCount = OpCount { mul: 175, add: 153, div: 7, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 300,
-    add: 240,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount { mul: 300, add: 240, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 /// revolute joints, forces for prismatic ones, in coordinate order.
 ///
@@ -959,6 +973,7 @@ pub fn inverse_dynamics(
 ) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -975,6 +990,7 @@ pub fn inverse_dynamics_with(
     }
     inverse_dynamics_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -990,6 +1006,7 @@ unsafe fn inverse_dynamics_with_avx(
 ) -> [Real; NV] {
     inverse_dynamics_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`inverse_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1131,16 +1148,10 @@ fn inverse_dynamics_with_body(
         t75,
     ]
 }
+
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 156,
-    add: 130,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX: OpCount = OpCount { mul: 156, add: 130, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The joint-space mass matrix M(q), symmetric positive definite, so that
 /// `M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
 ///
@@ -1150,6 +1161,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
+
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1161,6 +1173,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     }
     mass_matrix_with_body(BuildLanes, d, q)
 }
+
 /// [`mass_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1174,6 +1187,7 @@ unsafe fn mass_matrix_with_avx(
 ) -> [[Real; NV]; NV] {
     mass_matrix_with_body(avx2, d, q)
 }
+
 /// The statements of [`mass_matrix_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1291,16 +1305,10 @@ fn mass_matrix_with_body(
         [t71, t79, t78, t69, t1, d.k15],
     ]
 }
+
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
-pub const OPS_BIAS: OpCount = OpCount {
-    mul: 287,
-    add: 220,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_BIAS: OpCount = OpCount { mul: 287, add: 220, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 /// acceleration zero.
 ///
@@ -1310,6 +1318,7 @@ pub const OPS_BIAS: OpCount = OpCount {
 pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
+
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1321,6 +1330,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     }
     bias_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`bias_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1335,6 +1345,7 @@ unsafe fn bias_with_avx(
 ) -> [Real; NV] {
     bias_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`bias_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1464,16 +1475,10 @@ fn bias_with_body(
         t69,
     ]
 }
+
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 50,
-    add: 29,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_GRAVITY: OpCount = OpCount { mul: 50, add: 29, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -1482,6 +1487,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
+
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
@@ -1520,16 +1526,10 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
         t8,
     ]
 }
+
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
-pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 484,
-    add: 378,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_JOINT_SPACE: OpCount = OpCount { mul: 484, add: 378, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The mass matrix, bias and gravity forces of one state in one pass: the
 /// three share every subexpression (sines and cosines, rotations, velocity
 /// products), so this costs less than `mass_matrix`, `bias` and `gravity`
@@ -1541,6 +1541,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
 pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
+
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1552,6 +1553,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     }
     joint_space_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`joint_space_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1566,6 +1568,7 @@ unsafe fn joint_space_with_avx(
 ) -> JointSpace {
     joint_space_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`joint_space_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1833,16 +1836,10 @@ fn joint_space_with_body(
         ],
     }
 }
+
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 760,
-    add: 526,
-    div: 5,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount { mul: 760, add: 526, div: 5, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 /// (articulated-body) method, in O(n) and without forming M(q); they satisfy
 /// `M(q) q̈ + bias(q, q̇) = τ`.
@@ -1858,6 +1855,7 @@ pub fn forward_dynamics(
 ) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1874,6 +1872,7 @@ pub fn forward_dynamics_with(
     }
     forward_dynamics_with_body(BuildLanes, d, q, qd, tau)
 }
+
 /// [`forward_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1889,6 +1888,7 @@ unsafe fn forward_dynamics_with_avx(
 ) -> [Real; NV] {
     forward_dynamics_with_body(avx2, d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2234,16 +2234,10 @@ fn forward_dynamics_with_body(
             - p.xz6 * (t35 + c_q5 * t257 - s_q5 * t260) - d.k15 * t258) * d.k59,
     ]
 }
+
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 976,
-    add: 694,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount { mul: 976, add: 694, div: 0, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 /// as passivity-based controllers need (the Christoffel matrix when every velocity
 /// is a coordinate rate).
@@ -2254,6 +2248,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
+
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2269,6 +2264,7 @@ pub fn coriolis_matrix_with(
     }
     coriolis_matrix_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`coriolis_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2283,6 +2279,7 @@ unsafe fn coriolis_matrix_with_avx(
 ) -> [[Real; NV]; NV] {
     coriolis_matrix_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`coriolis_matrix_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2715,16 +2712,10 @@ fn coriolis_matrix_with_body(
         ],
     ]
 }
+
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
-pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 190,
-    add: 139,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_ENERGY: OpCount = OpCount { mul: 190, add: 139, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 /// centre of mass is at the ground origin's height.
 ///
@@ -2734,6 +2725,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
 pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
+
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2745,6 +2737,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     }
     energy_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`energy_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2759,6 +2752,7 @@ unsafe fn energy_with_avx(
 ) -> (Real, Real) {
     energy_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`energy_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2853,16 +2847,10 @@ fn energy_with_body(
                 - (s_q5 * t21 + c_q5 * t23) * d.k104) * d.k116 + d.k117,
     )
 }
+
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 53,
-    add: 38,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_BODY_POSES: OpCount = OpCount { mul: 53, add: 38, div: 0, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -2871,6 +2859,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
+
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
@@ -2945,16 +2934,10 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
     ]
 }
+
 /// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
-pub const OPS_COORDINATE_RATES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_COORDINATE_RATES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 /// for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 /// for spherical and free joints. Integrate `q` with them and renormalise
@@ -2966,6 +2949,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
+
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
     _d: &Derived,
@@ -2974,16 +2958,10 @@ pub fn coordinate_rates_with(
 ) -> [Real; NQ] {
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
+
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 232,
-    add: 157,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount { mul: 232, add: 157, div: 0, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 /// q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 /// all in ground coordinates. A point `p` of the body (ground coordinates,
@@ -2995,6 +2973,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
+
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -3006,6 +2985,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     }
     body_jacobians_with_body(BuildLanes, d, q)
 }
+
 /// [`body_jacobians_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -3019,6 +2999,7 @@ unsafe fn body_jacobians_with_avx(
 ) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with_body(avx2, d, q)
 }
+
 /// The statements of [`body_jacobians_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -3263,16 +3244,10 @@ fn body_jacobians_with_body(
         ],
     ]
 }
+
 /// Operation count of [`applied_forces_with`] (and of [`applied_forces`] after [`OPS_DERIVED`]).
-pub const OPS_APPLIED_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_APPLIED_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Zero: the spec has no `[forces]` table (`HAS_APPLIED_FORCES`). Every module has
 /// this function, so that a simulation adds it whatever the spec says.
 ///
@@ -3287,6 +3262,7 @@ pub fn applied_forces(
 ) -> [Real; NV] {
     applied_forces_with(&p.derived(), t, q, qd)
 }
+
 /// [`applied_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn applied_forces_with(
     _d: &Derived,
@@ -3296,16 +3272,10 @@ pub fn applied_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
+
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
-pub const OPS_CONTACT_GAPS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_CONTACT_GAPS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
 /// a clearance's boundary or between a gear mesh's flanks, positive while apart
 /// and negative while the contact is pressed in. A contact begins where its gap
@@ -3317,20 +3287,15 @@ pub const OPS_CONTACT_GAPS: OpCount = OpCount {
 pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
+
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
 pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
+
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
-pub const OPS_LIMIT_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_LIMIT_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joint forces of the stops, clearances and gear meshes: each contact pushes
 /// its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
 /// package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
@@ -3343,20 +3308,15 @@ pub const OPS_LIMIT_FORCES: OpCount = OpCount {
 pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
+
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
+
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
-pub const OPS_FRICTION_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_FRICTION_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
 /// every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
 /// regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
@@ -3368,6 +3328,7 @@ pub const OPS_FRICTION_FORCES: OpCount = OpCount {
 pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     friction_forces_with(&p.derived(), q, qd)
 }
+
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn friction_forces_with(
     _d: &Derived,
@@ -3376,16 +3337,10 @@ pub fn friction_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
+
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 1948,
-    add: 1556,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 1948, add: 1556, div: 0, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// `(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
 /// `mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
 /// `∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
@@ -3401,6 +3356,7 @@ pub fn inverse_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -3417,6 +3373,7 @@ pub fn inverse_dynamics_derivatives_with(
     }
     inverse_dynamics_derivatives_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -3432,6 +3389,7 @@ unsafe fn inverse_dynamics_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -4314,16 +4272,10 @@ fn inverse_dynamics_derivatives_with_body(
         ],
     )
 }
+
 /// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
-    mul: 145,
-    add: 100,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount { mul: 145, add: 100, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// `∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
 /// Pinocchio's convention): the stiffness of the static joint forces, as
 /// compliance control and identification need it.
@@ -4334,6 +4286,7 @@ pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
 pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     gravity_derivatives_with(&p.derived(), q)
 }
+
 /// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
@@ -4425,16 +4378,10 @@ pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
         [0.0, t20, t20, t24, t29, t31],
     ]
 }
+
 /// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
-    mul: 336,
-    add: 225,
-    div: 5,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount { mul: 336, add: 225, div: 5, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// `M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
 /// pivots are taken outboard bodies first (no fill-in on a tree).
 ///
@@ -4444,6 +4391,7 @@ pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
 pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with(&p.derived(), q)
 }
+
 /// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -4455,6 +4403,7 @@ pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
     }
     mass_matrix_inverse_with_body(BuildLanes, d, q)
 }
+
 /// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -4468,6 +4417,7 @@ unsafe fn mass_matrix_inverse_with_avx(
 ) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with_body(avx2, d, q)
 }
+
 /// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -4647,16 +4597,10 @@ fn mass_matrix_inverse_with_body(
         ],
     ]
 }
+
 /// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 3561,
-    add: 2632,
-    div: 10,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 3561, add: 2632, div: 10, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// `(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
 /// `M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
 /// force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
@@ -4674,6 +4618,7 @@ pub fn forward_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -4690,6 +4635,7 @@ pub fn forward_dynamics_derivatives_with(
     }
     forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -4705,6 +4651,7 @@ unsafe fn forward_dynamics_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -6266,16 +6213,10 @@ fn forward_dynamics_derivatives_with_body(
         - t763 * t1142 - t747 * inv9 * t1136;
     out
 }
+
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
-pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 805,
-    add: 564,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount { mul: 805, add: 564, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
 /// the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
@@ -6293,6 +6234,7 @@ pub fn standard_regressor(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -6309,6 +6251,7 @@ pub fn standard_regressor_with(
     }
     standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6324,6 +6267,7 @@ unsafe fn standard_regressor_with_avx(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`standard_regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -7126,16 +7070,10 @@ fn standard_regressor_with_body(
         ],
     ]
 }
+
 /// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
 /// the header) from the bodies' inertias in `p`: the combinations of the
 /// standard parameters that the joint forces determine, `τ = regressor · β`.
@@ -7146,6 +7084,7 @@ pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
 pub fn base_parameters(p: &Params) -> [Real; NBP] {
     base_parameters_with(&p.derived())
 }
+
 /// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
 pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
     let p = &d.params;
@@ -7188,16 +7127,10 @@ pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
         d.k15,
     ]
 }
+
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 590,
-    add: 413,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 590, add: 413, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
@@ -7214,6 +7147,7 @@ pub fn regressor(
 ) -> [[Real; NBP]; NV] {
     regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -7230,6 +7164,7 @@ pub fn regressor_with(
     }
     regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -7245,6 +7180,7 @@ unsafe fn regressor_with_avx(
 ) -> [[Real; NBP]; NV] {
     regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -7785,6 +7721,7 @@ fn regressor_with_body(
         ],
     ]
 }
+
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -7799,17 +7736,11 @@ pub struct Linearization {
     /// `B = ∂ẋ/∂τ`, `2 NV × NV`: zero above, `M(q)⁻¹` below.
     pub b: [[Real; NV]; 2 * NV],
 }
+
 /// Operation count of [`linearization_with`] (and of [`linearization`]
 /// after [`OPS_DERIVED`]).
-pub const OPS_LINEARIZATION: OpCount = OpCount {
-    mul: 3561,
-    add: 2632,
-    div: 10,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_LINEARIZATION: OpCount = OpCount { mul: 3561, add: 2632, div: 10, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// The state-space matrices `A` and `B` at `(q, q̇, τ)` (see
 /// [`Linearization`]), from [`forward_dynamics_derivatives_with`].
 ///
@@ -7824,6 +7755,7 @@ pub fn linearization(
 ) -> Linearization {
     linearization_with(&p.derived(), q, qd, tau)
 }
+
 /// [`linearization`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn linearization_with(
@@ -7850,11 +7782,13 @@ pub fn linearization_with(
     }
     Linearization { a, b }
 }
+
 /// The prescribed coordinates' positions, rates and accelerations at
 /// time `t`: none, the spec has no `[motion]` (`NP = 0`).
 pub fn prescribed_motion(p: &Params, t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
     prescribed_motion_with(&p.derived(), t)
 }
+
 /// [`prescribed_motion`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn prescribed_motion_with(
@@ -7863,6 +7797,7 @@ pub fn prescribed_motion_with(
 ) -> ([Real; NP], [Real; NP], [Real; NP]) {
     ([], [], [])
 }
+
 /// Every acceleration and the drive forces at time `t`: with no
 /// coordinate prescribed (`NP = 0`), the forward dynamics and no
 /// drive force.
@@ -7875,6 +7810,7 @@ pub fn mixed_dynamics(
 ) -> ([Real; NV], [Real; NP]) {
     mixed_dynamics_with(&p.derived(), t, q, qd, tau)
 }
+
 /// [`mixed_dynamics`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn mixed_dynamics_with(
@@ -7903,6 +7839,7 @@ pub fn mixed_dynamics_with(
 pub fn avx_copies() -> bool {
     avx::usable().is_some()
 }
+
 /// Turns the AVX copies of [`avx_copies`] off (`false`), for one
 /// code path whatever the processor (timing analysis, comparisons),
 /// or back on (`true`, the default: they run where the processor
@@ -7911,6 +7848,7 @@ pub fn avx_copies() -> bool {
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
 }
+
 /// What the statements of a function with an AVX copy compute
 /// by their instruction set: the build's routines
 /// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
@@ -7921,15 +7859,18 @@ trait Lanes: Copy {
     /// The sines and cosines of `a`, `b`, `c` and `d`.
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
 }
+
 /// The build's own routines: the module's helpers.
 #[derive(Clone, Copy)]
 struct BuildLanes;
+
 impl Lanes for BuildLanes {
     #[inline(always)]
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
         sin_cos_quad(a, b, c, d)
     }
 }
+
 /// Whether the AVX copies may run, asked of the processor once and
 /// remembered.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -8015,6 +7956,7 @@ mod avx {
         false
     }
 }
+
 /// Builds without AVX copies: nothing to ask or to turn off.
 #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
 mod avx {
@@ -8025,12 +7967,14 @@ mod avx {
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
 }
+
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
 fn sin_cos(x: Real) -> (Real, Real) {
     libm::Libm::<Real>::sincos(x)
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// by the module's `sin_cos` (`libm`; this target has no routine of its
 /// own for two at once).
@@ -8040,6 +7984,7 @@ fn sin_cos(x: Real) -> (Real, Real) {
 pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// both in the two lanes of SSE2 registers (x86-64's baseline): one
 /// reduction by π/2 for both (Cody–Waite, π/2 to about 87 bits, exact
@@ -8143,6 +8088,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
         )
     }
 }
+
 /// [`sin_cos_pair`] by the module's `sin_cos` (`libm`), for the angles the
 /// two-lane routine leaves to it; out of line, so that the rare case does not bloat every call site.
 #[cfg(target_arch = "x86_64")]
@@ -8151,6 +8097,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
 /// build does not enable AVX2). Public, like the AVX2 routine it stands
 /// for, which tests measure.
@@ -8161,6 +8108,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     let (third, fourth) = sin_cos_pair(c, d);
     [first, second, third, fourth]
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers
 /// ([`sin_cos_quad_avx2`]), for builds that enable AVX2. Public so that
 /// tests can hold it to `libm` (`tests/trigonometry.rs`).
@@ -8169,6 +8117,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     unsafe { sin_cos_quad_avx2(a, b, c, d) }
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers:
 /// [`sin_cos_pair`]'s arithmetic (its results bit for bit), twice as wide;
 /// `libm` for all four angles where any is beyond 2²⁰ rad, not finite, ±0,
@@ -8298,6 +8247,7 @@ pub unsafe fn sin_cos_quad_avx2(
         ]
     }
 }
+
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.

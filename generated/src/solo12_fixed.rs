@@ -160,11 +160,14 @@
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
 pub type Real = f64;
+
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 12;
+
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 12;
+
 /// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
 /// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = [
@@ -181,6 +184,7 @@ pub const COORDINATE_NAMES: [&str; NV] = [
     "HR_HFE",
     "HR_KFE",
 ];
+
 /// Position coordinate names, in the order of `q`; the same as
 /// `COORDINATE_NAMES` unless a joint stores a quaternion.
 pub const POSITION_NAMES: [&str; NQ] = [
@@ -197,9 +201,11 @@ pub const POSITION_NAMES: [&str; NQ] = [
     "HR_HFE",
     "HR_KFE",
 ];
+
 /// Index in `q` of the first component (`qx`) of every unit quaternion
 /// (scalar last), which an integrator renormalises after each step.
 pub const QUATERNIONS: [usize; 0] = [];
+
 /// The spec's initial positions (`[initial]`; zeros and identity
 /// quaternions by default), in the order of `q`.
 pub const INITIAL_POSITIONS: [Real; NQ] = [
@@ -216,6 +222,7 @@ pub const INITIAL_POSITIONS: [Real; NQ] = [
     0.0,
     0.0,
 ];
+
 /// The spec's initial velocities (`[initial]`; zeros by default), in
 /// the order of `qd`.
 pub const INITIAL_VELOCITIES: [Real; NV] = [
@@ -232,8 +239,10 @@ pub const INITIAL_VELOCITIES: [Real; NV] = [
     0.0,
     0.0,
 ];
+
 /// Number of moving bodies.
 pub const NB: usize = 12;
+
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = [
@@ -250,18 +259,23 @@ pub const BODY_NAMES: [&str; NB] = [
     "HR_UPPER_LEG",
     "HR_LOWER_LEG",
 ];
+
 /// Number of coordinates the spec's `[motion]` prescribes as
 /// functions of time (zero without `[motion]`).
 pub const NP: usize = 0;
+
 /// Velocity indices of the prescribed coordinates, in the order of
 /// `prescribed_motion` and of the drive forces of `mixed_dynamics`.
 pub const PRESCRIBED: [usize; NP] = [];
+
 /// Indices in `q` of the prescribed coordinates' positions (each its
 /// coordinate's rate is its velocity), in the order of `PRESCRIBED`.
 pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
+
 /// Number of drive parameters: the columns of `standard_regressor`
 /// after the `10 * NB` of the bodies.
 pub const ND: usize = 24;
+
 /// Drive parameter names, in the order of `standard_regressor`'s
 /// last `ND` columns: `<joint>.armature` (`<joint>.armature.<k>`
 /// per coordinate), `<joint>.damping`, `<joint>.friction`.
@@ -291,9 +305,11 @@ pub const DRIVE_PARAMETER_NAMES: [&str; ND] = [
     "HR_KFE.damping",
     "HR_KFE.friction",
 ];
+
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
 pub const NBP: usize = 92;
+
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -393,26 +409,32 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "HR_KFE.damping",
     "HR_KFE.friction",
 ];
+
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
+
 /// Contact names (`<joint>.lower`, `<joint>.upper`,
 /// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
 /// order of `contact_gaps`.
 pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+
 /// Whether any joint applies a force of its own (`limit_forces` or
 /// `friction_forces` not identically zero): without any, and without
 /// `[forces]`, a passive motion conserves energy.
 pub const HAS_JOINT_FORCES: bool = true;
+
 /// Whether the spec has a `[forces]` table (`applied_forces` is zero
 /// otherwise): what `sharnir_runtime::model!` reads, so that a
 /// model's forces cannot be left out.
 pub const HAS_APPLIED_FORCES: bool = false;
+
 /// Whether the mechanism has closed loops (`NC`, `constraints`, …):
 /// its `forward_dynamics` is then its spanning tree's, and a
 /// simulation must close the loops (`sharnir_runtime::model!(…,
 /// loops)` refuses to compile without it).
 pub const HAS_LOOPS: bool = false;
+
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -421,10 +443,12 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+
 /// An `NV × NV` matrix over the velocity coordinates, row-major (row:
 /// output, column: coordinate): what the derivative functions and
 /// `mass_matrix_inverse` return.
 pub type JointMatrix = [[Real; NV]; NV];
+
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -436,6 +460,7 @@ pub struct JointSpace {
     /// `g(q)`.
     pub gravity: [Real; NV],
 }
+
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -455,17 +480,20 @@ pub struct OpCount {
     /// Exponentials (the contact law of `limit_forces`).
     pub exp: u32,
 }
+
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
     /// `g` (spec value 9.81).
     pub g: Real,
 }
+
 impl Default for Params {
     fn default() -> Self {
         Params { g: 9.81 }
     }
 }
+
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -473,6 +501,7 @@ pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
 }
+
 impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
@@ -480,26 +509,13 @@ impl Params {
         Derived { params: *self }
     }
 }
+
 /// Operation count of [`Params::derived`].
-pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_DERIVED: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 416,
-    add: 308,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount { mul: 416, add: 308, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 /// revolute joints, forces for prismatic ones, in coordinate order.
 ///
@@ -514,6 +530,7 @@ pub fn inverse_dynamics(
 ) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -530,6 +547,7 @@ pub fn inverse_dynamics_with(
     }
     inverse_dynamics_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -545,6 +563,7 @@ unsafe fn inverse_dynamics_with_avx(
 ) -> [Real; NV] {
     inverse_dynamics_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`inverse_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -831,16 +850,10 @@ fn inverse_dynamics_with_body(
         t131,
     ]
 }
+
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 84,
-    add: 52,
-    div: 0,
-    sqrt: 0,
-    sin: 8,
-    cos: 8,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX: OpCount = OpCount { mul: 84, add: 52, div: 0, sqrt: 0, sin: 8, cos: 8, exp: 0 };
+
 /// The joint-space mass matrix M(q), symmetric positive definite, so that
 /// `M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
 ///
@@ -850,6 +863,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
+
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
@@ -1034,16 +1048,10 @@ pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t19, t11, 0.0005426192213171667],
     ]
 }
+
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
-pub const OPS_BIAS: OpCount = OpCount {
-    mul: 368,
-    add: 244,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_BIAS: OpCount = OpCount { mul: 368, add: 244, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 /// acceleration zero.
 ///
@@ -1053,6 +1061,7 @@ pub const OPS_BIAS: OpCount = OpCount {
 pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
+
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1064,6 +1073,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     }
     bias_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`bias_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1078,6 +1088,7 @@ unsafe fn bias_with_avx(
 ) -> [Real; NV] {
     bias_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`bias_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1310,16 +1321,10 @@ fn bias_with_body(
         t115,
     ]
 }
+
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 64,
-    add: 28,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_GRAVITY: OpCount = OpCount { mul: 64, add: 28, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -1328,6 +1333,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
+
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
@@ -1396,16 +1402,10 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
         0.0038482516772412995 * t19,
     ]
 }
+
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
-pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 488,
-    add: 320,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_JOINT_SPACE: OpCount = OpCount { mul: 488, add: 320, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The mass matrix, bias and gravity forces of one state in one pass: the
 /// three share every subexpression (sines and cosines, rotations, velocity
 /// products), so this costs less than `mass_matrix`, `bias` and `gravity`
@@ -1417,6 +1417,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
 pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
+
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1428,6 +1429,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     }
     joint_space_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`joint_space_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1442,6 +1444,7 @@ unsafe fn joint_space_with_avx(
 ) -> JointSpace {
     joint_space_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`joint_space_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1951,16 +1954,10 @@ fn joint_space_with_body(
         ],
     }
 }
+
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 692,
-    add: 422,
-    div: 12,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount { mul: 692, add: 422, div: 12, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// Joint accelerations q̈(q, q̇, τ) by an L D Lᵀ factorisation of M(q) in
 /// `M(q) q̈ = τ − bias(q, q̇)` (joint-coordinate formalism), in O(n³).
 ///
@@ -1975,6 +1972,7 @@ pub fn forward_dynamics(
 ) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1991,6 +1989,7 @@ pub fn forward_dynamics_with(
     }
     forward_dynamics_with_body(BuildLanes, d, q, qd, tau)
 }
+
 /// [`forward_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2006,6 +2005,7 @@ unsafe fn forward_dynamics_with_avx(
 ) -> [Real; NV] {
     forward_dynamics_with_body(avx2, d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2351,16 +2351,10 @@ fn forward_dynamics_with_body(
         inv11 * t193,
     ]
 }
+
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 556,
-    add: 348,
-    div: 0,
-    sqrt: 0,
-    sin: 8,
-    cos: 8,
-    exp: 0,
-};
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount { mul: 556, add: 348, div: 0, sqrt: 0, sin: 8, cos: 8, exp: 0 };
+
 /// The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 /// as passivity-based controllers need (the Christoffel matrix when every velocity
 /// is a coordinate rate).
@@ -2371,6 +2365,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
+
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2386,6 +2381,7 @@ pub fn coriolis_matrix_with(
     }
     coriolis_matrix_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`coriolis_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2400,6 +2396,7 @@ unsafe fn coriolis_matrix_with_avx(
 ) -> [[Real; NV]; NV] {
     coriolis_matrix_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`coriolis_matrix_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2913,16 +2910,10 @@ fn coriolis_matrix_with_body(
         ],
     ]
 }
+
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
-pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 238,
-    add: 150,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_ENERGY: OpCount = OpCount { mul: 238, add: 150, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 /// centre of mass is at the ground origin's height.
 ///
@@ -2932,6 +2923,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
 pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
+
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2943,6 +2935,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     }
     energy_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`energy_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2957,6 +2950,7 @@ unsafe fn energy_with_avx(
 ) -> (Real, Real) {
     energy_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`energy_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -3101,16 +3095,10 @@ fn energy_with_body(
                         - 0.10224903071020168 * (c_q11 * t39 - s_q11 * t38))),
     )
 }
+
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 60,
-    add: 44,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_BODY_POSES: OpCount = OpCount { mul: 60, add: 44, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -3119,6 +3107,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
+
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
@@ -3252,16 +3241,10 @@ pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
     ]
 }
+
 /// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
-pub const OPS_COORDINATE_RATES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_COORDINATE_RATES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 /// for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 /// for spherical and free joints. Integrate `q` with them and renormalise
@@ -3273,6 +3256,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
+
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
     _d: &Derived,
@@ -3294,16 +3278,10 @@ pub fn coordinate_rates_with(
         qd[11],
     ]
 }
+
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 92,
-    add: 28,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount { mul: 92, add: 28, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 /// q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 /// all in ground coordinates. A point `p` of the body (ground coordinates,
@@ -3315,6 +3293,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
+
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
@@ -3664,16 +3643,10 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
         ],
     ]
 }
+
 /// Operation count of [`applied_forces_with`] (and of [`applied_forces`] after [`OPS_DERIVED`]).
-pub const OPS_APPLIED_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_APPLIED_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Zero: the spec has no `[forces]` table (`HAS_APPLIED_FORCES`). Every module has
 /// this function, so that a simulation adds it whatever the spec says.
 ///
@@ -3688,6 +3661,7 @@ pub fn applied_forces(
 ) -> [Real; NV] {
     applied_forces_with(&p.derived(), t, q, qd)
 }
+
 /// [`applied_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn applied_forces_with(
     _d: &Derived,
@@ -3697,16 +3671,10 @@ pub fn applied_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
+
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
-pub const OPS_CONTACT_GAPS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_CONTACT_GAPS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
 /// a clearance's boundary or between a gear mesh's flanks, positive while apart
 /// and negative while the contact is pressed in. A contact begins where its gap
@@ -3718,20 +3686,15 @@ pub const OPS_CONTACT_GAPS: OpCount = OpCount {
 pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
+
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
 pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
+
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
-pub const OPS_LIMIT_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_LIMIT_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joint forces of the stops, clearances and gear meshes: each contact pushes
 /// its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
 /// package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
@@ -3744,20 +3707,15 @@ pub const OPS_LIMIT_FORCES: OpCount = OpCount {
 pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
+
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
+
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
-pub const OPS_FRICTION_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_FRICTION_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
 /// every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
 /// regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
@@ -3769,6 +3727,7 @@ pub const OPS_FRICTION_FORCES: OpCount = OpCount {
 pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     friction_forces_with(&p.derived(), q, qd)
 }
+
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn friction_forces_with(
     _d: &Derived,
@@ -3777,16 +3736,10 @@ pub fn friction_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
+
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 1164,
-    add: 880,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 1164, add: 880, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// `(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
 /// `mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
 /// `∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
@@ -3802,6 +3755,7 @@ pub fn inverse_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -3818,6 +3772,7 @@ pub fn inverse_dynamics_derivatives_with(
     }
     inverse_dynamics_derivatives_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -3833,6 +3788,7 @@ unsafe fn inverse_dynamics_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -4924,16 +4880,10 @@ fn inverse_dynamics_derivatives_with_body(
         ],
     )
 }
+
 /// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
-    mul: 124,
-    add: 52,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount { mul: 124, add: 52, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// `∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
 /// Pinocchio's convention): the stiffness of the static joint forces, as
 /// compliance control and identification need it.
@@ -4944,6 +4894,7 @@ pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
 pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     gravity_derivatives_with(&p.derived(), q)
 }
+
 /// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
@@ -5148,16 +5099,10 @@ pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
         [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t35, t39, t39],
     ]
 }
+
 /// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
-    mul: 188,
-    add: 92,
-    div: 8,
-    sqrt: 0,
-    sin: 8,
-    cos: 8,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount { mul: 188, add: 92, div: 8, sqrt: 0, sin: 8, cos: 8, exp: 0 };
+
 /// `M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
 /// pivots are taken outboard bodies first (no fill-in on a tree).
 ///
@@ -5167,6 +5112,7 @@ pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
 pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with(&p.derived(), q)
 }
+
 /// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -5178,6 +5124,7 @@ pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
     }
     mass_matrix_inverse_with_body(BuildLanes, d, q)
 }
+
 /// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -5191,6 +5138,7 @@ unsafe fn mass_matrix_inverse_with_avx(
 ) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with_body(avx2, d, q)
 }
+
 /// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -5408,16 +5356,10 @@ fn mass_matrix_inverse_with_body(
         ],
     ]
 }
+
 /// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 2272,
-    add: 1496,
-    div: 20,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 2272, add: 1496, div: 20, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// `(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
 /// `M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
 /// force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
@@ -5435,6 +5377,7 @@ pub fn forward_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -5451,6 +5394,7 @@ pub fn forward_dynamics_derivatives_with(
     }
     forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -5466,6 +5410,7 @@ unsafe fn forward_dynamics_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -6742,16 +6687,10 @@ fn forward_dynamics_derivatives_with_body(
     out.1[11][11] = -1842.9129686423132 * (t147 * t683 + t183 * inv13 * t682);
     out
 }
+
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
-pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 664,
-    add: 492,
-    div: 12,
-    sqrt: 12,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount { mul: 664, add: 492, div: 12, sqrt: 12, sin: 12, cos: 12, exp: 0 };
+
 /// The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
 /// the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
@@ -6772,6 +6711,7 @@ pub fn standard_regressor(
 ) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -6788,6 +6728,7 @@ pub fn standard_regressor_with(
     }
     standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6803,6 +6744,7 @@ unsafe fn standard_regressor_with_avx(
 ) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`standard_regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -8895,16 +8837,10 @@ fn standard_regressor_with_body(
         ],
     ]
 }
+
 /// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
 /// the header) from the bodies' inertias in `p`: the combinations of the
 /// standard parameters that the joint forces determine, `τ = regressor · β`.
@@ -8915,6 +8851,7 @@ pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
 pub fn base_parameters(p: &Params) -> [Real; NBP] {
     base_parameters_with(&p.derived())
 }
+
 /// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
 pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
     [
@@ -9012,16 +8949,10 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
         0.0,
     ]
 }
+
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 508,
-    add: 392,
-    div: 12,
-    sqrt: 12,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 508, add: 392, div: 12, sqrt: 12, sin: 12, cos: 12, exp: 0 };
+
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (`inverse_dynamics − friction_forces`, the force the drives supply, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
@@ -9038,6 +8969,7 @@ pub fn regressor(
 ) -> [[Real; NBP]; NV] {
     regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -9054,6 +8986,7 @@ pub fn regressor_with(
     }
     regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -9069,6 +9002,7 @@ unsafe fn regressor_with_avx(
 ) -> [[Real; NBP]; NV] {
     regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -10480,6 +10414,7 @@ fn regressor_with_body(
         ],
     ]
 }
+
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -10494,17 +10429,11 @@ pub struct Linearization {
     /// `B = ∂ẋ/∂τ`, `2 NV × NV`: zero above, `M(q)⁻¹` below.
     pub b: [[Real; NV]; 2 * NV],
 }
+
 /// Operation count of [`linearization_with`] (and of [`linearization`]
 /// after [`OPS_DERIVED`]).
-pub const OPS_LINEARIZATION: OpCount = OpCount {
-    mul: 2272,
-    add: 1496,
-    div: 20,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_LINEARIZATION: OpCount = OpCount { mul: 2272, add: 1496, div: 20, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The state-space matrices `A` and `B` at `(q, q̇, τ)` (see
 /// [`Linearization`]), from [`forward_dynamics_derivatives_with`].
 ///
@@ -10519,6 +10448,7 @@ pub fn linearization(
 ) -> Linearization {
     linearization_with(&p.derived(), q, qd, tau)
 }
+
 /// [`linearization`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn linearization_with(
@@ -10545,11 +10475,13 @@ pub fn linearization_with(
     }
     Linearization { a, b }
 }
+
 /// The prescribed coordinates' positions, rates and accelerations at
 /// time `t`: none, the spec has no `[motion]` (`NP = 0`).
 pub fn prescribed_motion(p: &Params, t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
     prescribed_motion_with(&p.derived(), t)
 }
+
 /// [`prescribed_motion`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn prescribed_motion_with(
@@ -10558,6 +10490,7 @@ pub fn prescribed_motion_with(
 ) -> ([Real; NP], [Real; NP], [Real; NP]) {
     ([], [], [])
 }
+
 /// Every acceleration and the drive forces at time `t`: with no
 /// coordinate prescribed (`NP = 0`), the forward dynamics and no
 /// drive force.
@@ -10570,6 +10503,7 @@ pub fn mixed_dynamics(
 ) -> ([Real; NV], [Real; NP]) {
     mixed_dynamics_with(&p.derived(), t, q, qd, tau)
 }
+
 /// [`mixed_dynamics`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn mixed_dynamics_with(
@@ -10598,6 +10532,7 @@ pub fn mixed_dynamics_with(
 pub fn avx_copies() -> bool {
     avx::usable().is_some()
 }
+
 /// Turns the AVX copies of [`avx_copies`] off (`false`), for one
 /// code path whatever the processor (timing analysis, comparisons),
 /// or back on (`true`, the default: they run where the processor
@@ -10606,6 +10541,7 @@ pub fn avx_copies() -> bool {
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
 }
+
 /// What the statements of a function with an AVX copy compute
 /// by their instruction set: the build's routines
 /// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
@@ -10616,15 +10552,18 @@ trait Lanes: Copy {
     /// The sines and cosines of `a`, `b`, `c` and `d`.
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
 }
+
 /// The build's own routines: the module's helpers.
 #[derive(Clone, Copy)]
 struct BuildLanes;
+
 impl Lanes for BuildLanes {
     #[inline(always)]
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
         sin_cos_quad(a, b, c, d)
     }
 }
+
 /// Whether the AVX copies may run, asked of the processor once and
 /// remembered.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -10710,6 +10649,7 @@ mod avx {
         false
     }
 }
+
 /// Builds without AVX copies: nothing to ask or to turn off.
 #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
 mod avx {
@@ -10720,17 +10660,20 @@ mod avx {
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
 }
+
 /// The square root of `x`, by `libm` (`core` has none without `std`).
 #[inline(always)]
 fn sqrt(x: Real) -> Real {
     libm::Libm::<Real>::sqrt(x)
 }
+
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
 fn sin_cos(x: Real) -> (Real, Real) {
     libm::Libm::<Real>::sincos(x)
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// by the module's `sin_cos` (`libm`; this target has no routine of its
 /// own for two at once).
@@ -10740,6 +10683,7 @@ fn sin_cos(x: Real) -> (Real, Real) {
 pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// both in the two lanes of SSE2 registers (x86-64's baseline): one
 /// reduction by π/2 for both (Cody–Waite, π/2 to about 87 bits, exact
@@ -10843,6 +10787,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
         )
     }
 }
+
 /// [`sin_cos_pair`] by the module's `sin_cos` (`libm`), for the angles the
 /// two-lane routine leaves to it; out of line, so that the rare case does not bloat every call site.
 #[cfg(target_arch = "x86_64")]
@@ -10851,6 +10796,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
 /// build does not enable AVX2). Public, like the AVX2 routine it stands
 /// for, which tests measure.
@@ -10861,6 +10807,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     let (third, fourth) = sin_cos_pair(c, d);
     [first, second, third, fourth]
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers
 /// ([`sin_cos_quad_avx2`]), for builds that enable AVX2. Public so that
 /// tests can hold it to `libm` (`tests/trigonometry.rs`).
@@ -10869,6 +10816,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     unsafe { sin_cos_quad_avx2(a, b, c, d) }
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers:
 /// [`sin_cos_pair`]'s arithmetic (its results bit for bit), twice as wide;
 /// `libm` for all four angles where any is beyond 2²⁰ rad, not finite, ±0,
@@ -10998,6 +10946,7 @@ pub unsafe fn sin_cos_quad_avx2(
         ]
     }
 }
+
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.
@@ -11007,11 +10956,13 @@ pub unsafe fn sin_cos_quad_avx2(
 fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     [sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]
 }
+
 /// Trigonometry of this module, by `libm`: the sine of `x`.
 #[inline(always)]
 fn sin(x: Real) -> Real {
     libm::Libm::<Real>::sin(x)
 }
+
 /// Trigonometry of this module, by `libm`: the cosine of `x`.
 #[inline(always)]
 fn cos(x: Real) -> Real {

@@ -189,11 +189,14 @@
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
 pub type Real = f64;
+
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 19;
+
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 18;
+
 /// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
 /// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = [
@@ -216,6 +219,7 @@ pub const COORDINATE_NAMES: [&str; NV] = [
     "HR_HFE",
     "HR_KFE",
 ];
+
 /// Position coordinate names, in the order of `q`; the same as
 /// `COORDINATE_NAMES` unless a joint stores a quaternion.
 pub const POSITION_NAMES: [&str; NQ] = [
@@ -239,9 +243,11 @@ pub const POSITION_NAMES: [&str; NQ] = [
     "HR_HFE",
     "HR_KFE",
 ];
+
 /// Index in `q` of the first component (`qx`) of every unit quaternion
 /// (scalar last), which an integrator renormalises after each step.
 pub const QUATERNIONS: [usize; 1] = [3];
+
 /// The spec's initial positions (`[initial]`; zeros and identity
 /// quaternions by default), in the order of `q`.
 pub const INITIAL_POSITIONS: [Real; NQ] = [
@@ -265,6 +271,7 @@ pub const INITIAL_POSITIONS: [Real; NQ] = [
     0.0,
     0.0,
 ];
+
 /// The spec's initial velocities (`[initial]`; zeros by default), in
 /// the order of `qd`.
 pub const INITIAL_VELOCITIES: [Real; NV] = [
@@ -287,8 +294,10 @@ pub const INITIAL_VELOCITIES: [Real; NV] = [
     0.0,
     0.0,
 ];
+
 /// Number of moving bodies.
 pub const NB: usize = 13;
+
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = [
@@ -306,18 +315,23 @@ pub const BODY_NAMES: [&str; NB] = [
     "HR_UPPER_LEG",
     "HR_LOWER_LEG",
 ];
+
 /// Number of coordinates the spec's `[motion]` prescribes as
 /// functions of time (zero without `[motion]`).
 pub const NP: usize = 0;
+
 /// Velocity indices of the prescribed coordinates, in the order of
 /// `prescribed_motion` and of the drive forces of `mixed_dynamics`.
 pub const PRESCRIBED: [usize; NP] = [];
+
 /// Indices in `q` of the prescribed coordinates' positions (each its
 /// coordinate's rate is its velocity), in the order of `PRESCRIBED`.
 pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
+
 /// Number of drive parameters: the columns of `standard_regressor`
 /// after the `10 * NB` of the bodies.
 pub const ND: usize = 24;
+
 /// Drive parameter names, in the order of `standard_regressor`'s
 /// last `ND` columns: `<joint>.armature` (`<joint>.armature.<k>`
 /// per coordinate), `<joint>.damping`, `<joint>.friction`.
@@ -347,9 +361,11 @@ pub const DRIVE_PARAMETER_NAMES: [&str; ND] = [
     "HR_KFE.damping",
     "HR_KFE.friction",
 ];
+
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
 pub const NBP: usize = 118;
+
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -475,26 +491,32 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "HR_KFE.damping",
     "HR_KFE.friction",
 ];
+
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
+
 /// Contact names (`<joint>.lower`, `<joint>.upper`,
 /// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
 /// order of `contact_gaps`.
 pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+
 /// Whether any joint applies a force of its own (`limit_forces` or
 /// `friction_forces` not identically zero): without any, and without
 /// `[forces]`, a passive motion conserves energy.
 pub const HAS_JOINT_FORCES: bool = true;
+
 /// Whether the spec has a `[forces]` table (`applied_forces` is zero
 /// otherwise): what `sharnir_runtime::model!` reads, so that a
 /// model's forces cannot be left out.
 pub const HAS_APPLIED_FORCES: bool = false;
+
 /// Whether the mechanism has closed loops (`NC`, `constraints`, …):
 /// its `forward_dynamics` is then its spanning tree's, and a
 /// simulation must close the loops (`sharnir_runtime::model!(…,
 /// loops)` refuses to compile without it).
 pub const HAS_LOOPS: bool = false;
+
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -503,10 +525,12 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+
 /// An `NV × NV` matrix over the velocity coordinates, row-major (row:
 /// output, column: coordinate): what the derivative functions and
 /// `mass_matrix_inverse` return.
 pub type JointMatrix = [[Real; NV]; NV];
+
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -518,6 +542,7 @@ pub struct JointSpace {
     /// `g(q)`.
     pub gravity: [Real; NV],
 }
+
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -537,9 +562,11 @@ pub struct OpCount {
     /// Exponentials (the contact law of `limit_forces`).
     pub exp: u32,
 }
+
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
+
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -547,6 +574,7 @@ pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
 }
+
 impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
@@ -554,26 +582,13 @@ impl Params {
         Derived { params: *self }
     }
 }
+
 /// Operation count of [`Params::derived`].
-pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_DERIVED: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 679,
-    add: 574,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount { mul: 679, add: 574, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 /// revolute joints, forces for prismatic ones, in coordinate order.
 ///
@@ -588,6 +603,7 @@ pub fn inverse_dynamics(
 ) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -604,6 +620,7 @@ pub fn inverse_dynamics_with(
     }
     inverse_dynamics_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -619,6 +636,7 @@ unsafe fn inverse_dynamics_with_avx(
 ) -> [Real; NV] {
     inverse_dynamics_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`inverse_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1029,16 +1047,10 @@ fn inverse_dynamics_with_body(
         t222,
     ]
 }
+
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 322,
-    add: 276,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX: OpCount = OpCount { mul: 322, add: 276, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The joint-space mass matrix M(q), symmetric positive definite, so that
 /// `M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
 ///
@@ -1048,6 +1060,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
+
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1059,6 +1072,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     }
     mass_matrix_with_body(BuildLanes, d, q)
 }
+
 /// [`mass_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1072,6 +1086,7 @@ unsafe fn mass_matrix_with_avx(
 ) -> [[Real; NV]; NV] {
     mass_matrix_with_body(avx2, d, q)
 }
+
 /// The statements of [`mass_matrix_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1650,16 +1665,10 @@ fn mass_matrix_with_body(
         ],
     ]
 }
+
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
-pub const OPS_BIAS: OpCount = OpCount {
-    mul: 644,
-    add: 516,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_BIAS: OpCount = OpCount { mul: 644, add: 516, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 /// acceleration zero.
 ///
@@ -1669,6 +1678,7 @@ pub const OPS_BIAS: OpCount = OpCount {
 pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
+
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1680,6 +1690,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     }
     bias_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`bias_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1694,6 +1705,7 @@ unsafe fn bias_with_avx(
 ) -> [Real; NV] {
     bias_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`bias_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2077,16 +2089,10 @@ fn bias_with_body(
         0.0005426192213171667 * t51 + t261,
     ]
 }
+
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 140,
-    add: 73,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_GRAVITY: OpCount = OpCount { mul: 140, add: 73, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -2095,6 +2101,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
+
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = sin_cos_quad(
@@ -2193,16 +2200,10 @@ pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
         -0.0038482516772412995 * t6,
     ]
 }
+
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
-pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 1099,
-    add: 861,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_JOINT_SPACE: OpCount = OpCount { mul: 1099, add: 861, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The mass matrix, bias and gravity forces of one state in one pass: the
 /// three share every subexpression (sines and cosines, rotations, velocity
 /// products), so this costs less than `mass_matrix`, `bias` and `gravity`
@@ -2214,6 +2215,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
 pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
+
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2225,6 +2227,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     }
     joint_space_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`joint_space_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2239,6 +2242,7 @@ unsafe fn joint_space_with_avx(
 ) -> JointSpace {
     joint_space_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`joint_space_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -3260,16 +3264,10 @@ fn joint_space_with_body(
         ],
     }
 }
+
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 2017,
-    add: 1437,
-    div: 14,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount { mul: 2017, add: 1437, div: 14, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 /// (articulated-body) method, in O(n) and without forming M(q); they satisfy
 /// `M(q) q̈ + bias(q, q̇) = τ`.
@@ -3285,6 +3283,7 @@ pub fn forward_dynamics(
 ) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -3301,6 +3300,7 @@ pub fn forward_dynamics_with(
     }
     forward_dynamics_with_body(BuildLanes, d, q, qd, tau)
 }
+
 /// [`forward_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -3316,6 +3316,7 @@ unsafe fn forward_dynamics_with_avx(
 ) -> [Real; NV] {
     forward_dynamics_with_body(avx2, d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -4298,16 +4299,10 @@ fn forward_dynamics_with_body(
             - 0.0005426192213171667 * t736);
     out
 }
+
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 4030,
-    add: 3359,
-    div: 0,
-    sqrt: 0,
-    sin: 16,
-    cos: 16,
-    exp: 0,
-};
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount { mul: 4030, add: 3359, div: 0, sqrt: 0, sin: 16, cos: 16, exp: 0 };
+
 /// The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 /// as passivity-based controllers need (the Christoffel matrix when every velocity
 /// is a coordinate rate).
@@ -4318,6 +4313,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
+
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -4333,6 +4329,7 @@ pub fn coriolis_matrix_with(
     }
     coriolis_matrix_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`coriolis_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -4347,6 +4344,7 @@ unsafe fn coriolis_matrix_with_avx(
 ) -> [[Real; NV]; NV] {
     coriolis_matrix_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`coriolis_matrix_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -6291,16 +6289,10 @@ fn coriolis_matrix_with_body(
         - t883 * t925 - t973 * t1015 - t1201 - t1063 * t1105;
     out
 }
+
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
-pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 415,
-    add: 301,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_ENERGY: OpCount = OpCount { mul: 415, add: 301, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 /// centre of mass is at the ground origin's height.
 ///
@@ -6310,6 +6302,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
 pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
+
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -6321,6 +6314,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     }
     energy_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`energy_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6335,6 +6329,7 @@ unsafe fn energy_with_avx(
 ) -> (Real, Real) {
     energy_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`energy_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -6553,16 +6548,10 @@ fn energy_with_body(
                     - 0.10224903071020168 * (s_q18 * t131 + c_q18 * t132)),
     )
 }
+
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 216,
-    add: 138,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_BODY_POSES: OpCount = OpCount { mul: 216, add: 138, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -6571,6 +6560,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
+
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -6582,6 +6572,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     }
     body_poses_with_body(BuildLanes, d, q)
 }
+
 /// [`body_poses_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6595,6 +6586,7 @@ unsafe fn body_poses_with_avx(
 ) -> [Pose; NB] {
     body_poses_with_body(avx2, d, q)
 }
+
 /// The statements of [`body_poses_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -6776,16 +6768,10 @@ fn body_poses_with_body(lanes: impl Lanes, _d: &Derived, q: &[Real; NQ]) -> [Pos
         },
     ]
 }
+
 /// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
-pub const OPS_COORDINATE_RATES: OpCount = OpCount {
-    mul: 43,
-    add: 26,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_COORDINATE_RATES: OpCount = OpCount { mul: 43, add: 26, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 /// for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 /// for spherical and free joints. Integrate `q` with them and renormalise
@@ -6797,6 +6783,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
+
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
     _d: &Derived,
@@ -6837,16 +6824,10 @@ pub fn coordinate_rates_with(
         qd[17],
     ]
 }
+
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 970,
-    add: 548,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount { mul: 970, add: 548, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 /// q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 /// all in ground coordinates. A point `p` of the body (ground coordinates,
@@ -6858,6 +6839,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
+
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -6869,6 +6851,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     }
     body_jacobians_with_body(BuildLanes, d, q)
 }
+
 /// [`body_jacobians_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6882,6 +6865,7 @@ unsafe fn body_jacobians_with_avx(
 ) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with_body(avx2, d, q)
 }
+
 /// The statements of [`body_jacobians_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -8835,16 +8819,10 @@ fn body_jacobians_with_body(
         ],
     ]
 }
+
 /// Operation count of [`applied_forces_with`] (and of [`applied_forces`] after [`OPS_DERIVED`]).
-pub const OPS_APPLIED_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_APPLIED_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Zero: the spec has no `[forces]` table (`HAS_APPLIED_FORCES`). Every module has
 /// this function, so that a simulation adds it whatever the spec says.
 ///
@@ -8859,6 +8837,7 @@ pub fn applied_forces(
 ) -> [Real; NV] {
     applied_forces_with(&p.derived(), t, q, qd)
 }
+
 /// [`applied_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn applied_forces_with(
     _d: &Derived,
@@ -8887,16 +8866,10 @@ pub fn applied_forces_with(
         0.0,
     ]
 }
+
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
-pub const OPS_CONTACT_GAPS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_CONTACT_GAPS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
 /// a clearance's boundary or between a gear mesh's flanks, positive while apart
 /// and negative while the contact is pressed in. A contact begins where its gap
@@ -8908,20 +8881,15 @@ pub const OPS_CONTACT_GAPS: OpCount = OpCount {
 pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
+
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
 pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
+
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
-pub const OPS_LIMIT_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_LIMIT_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joint forces of the stops, clearances and gear meshes: each contact pushes
 /// its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
 /// package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
@@ -8934,20 +8902,15 @@ pub const OPS_LIMIT_FORCES: OpCount = OpCount {
 pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
+
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
+
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
-pub const OPS_FRICTION_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_FRICTION_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
 /// every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
 /// regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
@@ -8959,6 +8922,7 @@ pub const OPS_FRICTION_FORCES: OpCount = OpCount {
 pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     friction_forces_with(&p.derived(), q, qd)
 }
+
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn friction_forces_with(
     _d: &Derived,
@@ -8986,16 +8950,10 @@ pub fn friction_forces_with(
         0.0,
     ]
 }
+
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 4925,
-    add: 3774,
-    div: 0,
-    sqrt: 0,
-    sin: 16,
-    cos: 16,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 4925, add: 3774, div: 0, sqrt: 0, sin: 16, cos: 16, exp: 0 };
+
 /// `(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
 /// `mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
 /// `∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
@@ -9011,6 +8969,7 @@ pub fn inverse_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_derivatives_with(
     d: &Derived,
@@ -9036,6 +8995,7 @@ pub fn inverse_dynamics_derivatives_with(
     inverse_dynamics_derivatives_part13(d, q, qd, qdd, &mut live, &mut out);
     out
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part0(
     d: &Derived,
@@ -9053,6 +9013,7 @@ fn inverse_dynamics_derivatives_part0(
     }
     inverse_dynamics_derivatives_part0_body(BuildLanes, d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -9070,6 +9031,7 @@ unsafe fn inverse_dynamics_derivatives_part0_avx(
 ) {
     inverse_dynamics_derivatives_part0_body(avx2, d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part0`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -9373,6 +9335,7 @@ fn inverse_dynamics_derivatives_part0_body(
     out.1[2][0] = -2.50000279 * qd[4];
     out.1[2][1] = 2.50000279 * qd[3];
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part1(
     d: &Derived,
@@ -9390,6 +9353,7 @@ fn inverse_dynamics_derivatives_part1(
     }
     inverse_dynamics_derivatives_part1_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -9407,6 +9371,7 @@ unsafe fn inverse_dynamics_derivatives_part1_avx(
 ) {
     inverse_dynamics_derivatives_part1_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part1`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -9713,6 +9678,7 @@ fn inverse_dynamics_derivatives_part1_body(
     live[279] = t274;
     live[280] = t275;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part2(
     d: &Derived,
@@ -9730,6 +9696,7 @@ fn inverse_dynamics_derivatives_part2(
     }
     inverse_dynamics_derivatives_part2_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -9747,6 +9714,7 @@ unsafe fn inverse_dynamics_derivatives_part2_avx(
 ) {
     inverse_dynamics_derivatives_part2_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part2`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -10081,6 +10049,7 @@ fn inverse_dynamics_derivatives_part2_body(
     live[383] = t424;
     live[384] = t425;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part3(
     d: &Derived,
@@ -10098,6 +10067,7 @@ fn inverse_dynamics_derivatives_part3(
     }
     inverse_dynamics_derivatives_part3_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -10115,6 +10085,7 @@ unsafe fn inverse_dynamics_derivatives_part3_avx(
 ) {
     inverse_dynamics_derivatives_part3_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part3`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -10392,6 +10363,7 @@ fn inverse_dynamics_derivatives_part3_body(
     out.0[16][4] = t559;
     out.0[17][4] = -0.0038482516772412995 * t558;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part4(
     d: &Derived,
@@ -10409,6 +10381,7 @@ fn inverse_dynamics_derivatives_part4(
     }
     inverse_dynamics_derivatives_part4_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -10426,6 +10399,7 @@ unsafe fn inverse_dynamics_derivatives_part4_avx(
 ) {
     inverse_dynamics_derivatives_part4_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part4`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -10734,6 +10708,7 @@ fn inverse_dynamics_derivatives_part4_body(
     out.0[16][5] = t597;
     out.0[17][5] = -0.0038482516772412995 * t596;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part5(
     d: &Derived,
@@ -10751,6 +10726,7 @@ fn inverse_dynamics_derivatives_part5(
     }
     inverse_dynamics_derivatives_part5_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -10768,6 +10744,7 @@ unsafe fn inverse_dynamics_derivatives_part5_avx(
 ) {
     inverse_dynamics_derivatives_part5_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part5`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -11102,6 +11079,7 @@ fn inverse_dynamics_derivatives_part5_body(
     out.0[16][16] = t864;
     out.0[17][16] = t863;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part6(
     d: &Derived,
@@ -11119,6 +11097,7 @@ fn inverse_dynamics_derivatives_part6(
     }
     inverse_dynamics_derivatives_part6_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -11136,6 +11115,7 @@ unsafe fn inverse_dynamics_derivatives_part6_avx(
 ) {
     inverse_dynamics_derivatives_part6_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part6`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -11420,6 +11400,7 @@ fn inverse_dynamics_derivatives_part6_body(
     out.1[17][1] = -0.0038482516772412995 * t920;
     out.1[17][2] = -0.0038482516772412995 * t952;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part7(
     d: &Derived,
@@ -11437,6 +11418,7 @@ fn inverse_dynamics_derivatives_part7(
     }
     inverse_dynamics_derivatives_part7_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -11454,6 +11436,7 @@ unsafe fn inverse_dynamics_derivatives_part7_avx(
 ) {
     inverse_dynamics_derivatives_part7_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part7`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -11764,6 +11747,7 @@ fn inverse_dynamics_derivatives_part7_body(
     live[781] = t1174;
     live[782] = t1175;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part8(
     d: &Derived,
@@ -11781,6 +11765,7 @@ fn inverse_dynamics_derivatives_part8(
     }
     inverse_dynamics_derivatives_part8_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -11798,6 +11783,7 @@ unsafe fn inverse_dynamics_derivatives_part8_avx(
 ) {
     inverse_dynamics_derivatives_part8_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part8`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -12108,6 +12094,7 @@ fn inverse_dynamics_derivatives_part8_body(
     out.1[11][10] = t1298;
     out.1[13][14] = -0.001231440536717216 * t1311;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part9(
     d: &Derived,
@@ -12125,6 +12112,7 @@ fn inverse_dynamics_derivatives_part9(
     }
     inverse_dynamics_derivatives_part9_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -12142,6 +12130,7 @@ unsafe fn inverse_dynamics_derivatives_part9_avx(
 ) {
     inverse_dynamics_derivatives_part9_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part9`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -12522,6 +12511,7 @@ fn inverse_dynamics_derivatives_part9_body(
     out.1[17][0] = 0.0038482516772412995 * t1371;
     out.1[17][16] = t1358;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part10(
     d: &Derived,
@@ -12539,6 +12529,7 @@ fn inverse_dynamics_derivatives_part10(
     }
     inverse_dynamics_derivatives_part10_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -12556,6 +12547,7 @@ unsafe fn inverse_dynamics_derivatives_part10_avx(
 ) {
     inverse_dynamics_derivatives_part10_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part10`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -12920,6 +12912,7 @@ fn inverse_dynamics_derivatives_part10_body(
     out.1[16][3] = t1609;
     out.1[17][3] = t1606 + t1607;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part11(
     d: &Derived,
@@ -12937,6 +12930,7 @@ fn inverse_dynamics_derivatives_part11(
     }
     inverse_dynamics_derivatives_part11_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part11`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -12954,6 +12948,7 @@ unsafe fn inverse_dynamics_derivatives_part11_avx(
 ) {
     inverse_dynamics_derivatives_part11_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part11`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -13327,6 +13322,7 @@ fn inverse_dynamics_derivatives_part11_body(
     out.1[16][4] = t1725 - 0.002838197420805067 * live[388];
     out.1[17][4] = t1724 - 0.0005426192213171667 * live[388];
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part12(
     d: &Derived,
@@ -13344,6 +13340,7 @@ fn inverse_dynamics_derivatives_part12(
     }
     inverse_dynamics_derivatives_part12_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part12`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -13361,6 +13358,7 @@ unsafe fn inverse_dynamics_derivatives_part12_avx(
 ) {
     inverse_dynamics_derivatives_part12_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part12`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -13779,6 +13777,7 @@ fn inverse_dynamics_derivatives_part12_body(
     out.1[16][5] = 0.002838197420805067 * live[389] + t1831;
     out.1[17][5] = 0.0005426192213171667 * live[389] + t1830;
 }
+
 #[inline(never)]
 fn inverse_dynamics_derivatives_part13(
     d: &Derived,
@@ -13796,6 +13795,7 @@ fn inverse_dynamics_derivatives_part13(
     }
     inverse_dynamics_derivatives_part13_body(d, q, qd, qdd, live, out)
 }
+
 /// [`inverse_dynamics_derivatives_part13`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -13813,6 +13813,7 @@ unsafe fn inverse_dynamics_derivatives_part13_avx(
 ) {
     inverse_dynamics_derivatives_part13_body(d, q, qd, qdd, live, out)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_part13`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -13899,16 +13900,10 @@ fn inverse_dynamics_derivatives_part13_body(
     out.1[16][15] = 0.002838197420805067 * live[109] + t1947;
     out.1[17][15] = 0.0005426192213171667 * live[109] + live[969] + t1946;
 }
+
 /// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
-    mul: 666,
-    add: 344,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount { mul: 666, add: 344, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// `∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
 /// Pinocchio's convention): the stiffness of the static joint forces, as
 /// compliance control and identification need it.
@@ -13919,6 +13914,7 @@ pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
 pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     gravity_derivatives_with(&p.derived(), q)
 }
+
 /// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -13930,6 +13926,7 @@ pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
     }
     gravity_derivatives_with_body(BuildLanes, d, q)
 }
+
 /// [`gravity_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -13943,6 +13940,7 @@ unsafe fn gravity_derivatives_with_avx(
 ) -> [[Real; NV]; NV] {
     gravity_derivatives_with_body(avx2, d, q)
 }
+
 /// The statements of [`gravity_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -14621,16 +14619,10 @@ fn gravity_derivatives_with_body(
         ],
     ]
 }
+
 /// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
-    mul: 2741,
-    add: 1656,
-    div: 14,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount { mul: 2741, add: 1656, div: 14, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// `M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
 /// pivots are taken outboard bodies first (no fill-in on a tree).
 ///
@@ -14640,6 +14632,7 @@ pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
 pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with(&p.derived(), q)
 }
+
 /// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -14651,6 +14644,7 @@ pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
     }
     mass_matrix_inverse_with_body(BuildLanes, d, q)
 }
+
 /// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -14664,6 +14658,7 @@ unsafe fn mass_matrix_inverse_with_avx(
 ) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with_body(avx2, d, q)
 }
+
 /// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -15910,16 +15905,10 @@ fn mass_matrix_inverse_with_body(
         ],
     ]
 }
+
 /// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 17089,
-    add: 11594,
-    div: 28,
-    sqrt: 0,
-    sin: 16,
-    cos: 16,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 17089, add: 11594, div: 28, sqrt: 0, sin: 16, cos: 16, exp: 0 };
+
 /// `(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
 /// `M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
 /// force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
@@ -15937,6 +15926,7 @@ pub fn forward_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_derivatives_with(
     d: &Derived,
@@ -15978,6 +15968,7 @@ pub fn forward_dynamics_derivatives_with(
     forward_dynamics_derivatives_part25(d, q, qd, tau, &mut live, &mut out);
     out
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part0(
     d: &Derived,
@@ -15995,6 +15986,7 @@ fn forward_dynamics_derivatives_part0(
     }
     forward_dynamics_derivatives_part0_body(BuildLanes, d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -16012,6 +16004,7 @@ unsafe fn forward_dynamics_derivatives_part0_avx(
 ) {
     forward_dynamics_derivatives_part0_body(avx2, d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part0`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -16303,6 +16296,7 @@ fn forward_dynamics_derivatives_part0_body(
     live[144] = t124;
     live[145] = t125;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part1(
     d: &Derived,
@@ -16320,6 +16314,7 @@ fn forward_dynamics_derivatives_part1(
     }
     forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -16337,6 +16332,7 @@ unsafe fn forward_dynamics_derivatives_part1_avx(
 ) {
     forward_dynamics_derivatives_part1_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part1`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -16649,6 +16645,7 @@ fn forward_dynamics_derivatives_part1_body(
     live[286] = t274;
     live[287] = t275;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part2(
     d: &Derived,
@@ -16666,6 +16663,7 @@ fn forward_dynamics_derivatives_part2(
     }
     forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -16683,6 +16681,7 @@ unsafe fn forward_dynamics_derivatives_part2_avx(
 ) {
     forward_dynamics_derivatives_part2_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part2`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -17001,6 +17000,7 @@ fn forward_dynamics_derivatives_part2_body(
     live[424] = t423;
     live[425] = t424;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part3(
     d: &Derived,
@@ -17018,6 +17018,7 @@ fn forward_dynamics_derivatives_part3(
     }
     forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -17035,6 +17036,7 @@ unsafe fn forward_dynamics_derivatives_part3_avx(
 ) {
     forward_dynamics_derivatives_part3_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part3`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -17314,6 +17316,7 @@ fn forward_dynamics_derivatives_part3_body(
     live[492] = t570;
     live[493] = t571;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part4(
     d: &Derived,
@@ -17331,6 +17334,7 @@ fn forward_dynamics_derivatives_part4(
     }
     forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -17348,6 +17352,7 @@ unsafe fn forward_dynamics_derivatives_part4_avx(
 ) {
     forward_dynamics_derivatives_part4_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part4`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -17635,6 +17640,7 @@ fn forward_dynamics_derivatives_part4_body(
     live[575] = t717;
     live[576] = t718;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part5(
     d: &Derived,
@@ -17652,6 +17658,7 @@ fn forward_dynamics_derivatives_part5(
     }
     forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -17669,6 +17676,7 @@ unsafe fn forward_dynamics_derivatives_part5_avx(
 ) {
     forward_dynamics_derivatives_part5_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part5`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -17951,6 +17959,7 @@ fn forward_dynamics_derivatives_part5_body(
     live[634] = t860;
     live[635] = t861;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part6(
     d: &Derived,
@@ -17968,6 +17977,7 @@ fn forward_dynamics_derivatives_part6(
     }
     forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -17985,6 +17995,7 @@ unsafe fn forward_dynamics_derivatives_part6_avx(
 ) {
     forward_dynamics_derivatives_part6_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part6`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -18334,6 +18345,7 @@ fn forward_dynamics_derivatives_part6_body(
     live[739] = t1010;
     live[740] = t1011;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part7(
     d: &Derived,
@@ -18351,6 +18363,7 @@ fn forward_dynamics_derivatives_part7(
     }
     forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -18368,6 +18381,7 @@ unsafe fn forward_dynamics_derivatives_part7_avx(
 ) {
     forward_dynamics_derivatives_part7_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part7`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -18666,6 +18680,7 @@ fn forward_dynamics_derivatives_part7_body(
     live[858] = t1160;
     live[859] = t1161;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part8(
     d: &Derived,
@@ -18683,6 +18698,7 @@ fn forward_dynamics_derivatives_part8(
     }
     forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -18700,6 +18716,7 @@ unsafe fn forward_dynamics_derivatives_part8_avx(
 ) {
     forward_dynamics_derivatives_part8_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part8`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -19030,6 +19047,7 @@ fn forward_dynamics_derivatives_part8_body(
     live[987] = t1310;
     live[988] = t1311;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part9(
     d: &Derived,
@@ -19047,6 +19065,7 @@ fn forward_dynamics_derivatives_part9(
     }
     forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -19064,6 +19083,7 @@ unsafe fn forward_dynamics_derivatives_part9_avx(
 ) {
     forward_dynamics_derivatives_part9_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part9`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -19361,6 +19381,7 @@ fn forward_dynamics_derivatives_part9_body(
     live[1111] = t1460;
     live[1112] = t1461;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part10(
     d: &Derived,
@@ -19378,6 +19399,7 @@ fn forward_dynamics_derivatives_part10(
     }
     forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -19395,6 +19417,7 @@ unsafe fn forward_dynamics_derivatives_part10_avx(
 ) {
     forward_dynamics_derivatives_part10_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part10`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -19707,6 +19730,7 @@ fn forward_dynamics_derivatives_part10_body(
     live[1249] = t1610;
     live[1250] = t1611;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part11(
     d: &Derived,
@@ -19724,6 +19748,7 @@ fn forward_dynamics_derivatives_part11(
     }
     forward_dynamics_derivatives_part11_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part11`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -19741,6 +19766,7 @@ unsafe fn forward_dynamics_derivatives_part11_avx(
 ) {
     forward_dynamics_derivatives_part11_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part11`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -20049,6 +20075,7 @@ fn forward_dynamics_derivatives_part11_body(
     live[1358] = t1760;
     live[1359] = t1761;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part12(
     d: &Derived,
@@ -20066,6 +20093,7 @@ fn forward_dynamics_derivatives_part12(
     }
     forward_dynamics_derivatives_part12_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part12`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -20083,6 +20111,7 @@ unsafe fn forward_dynamics_derivatives_part12_avx(
 ) {
     forward_dynamics_derivatives_part12_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part12`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -20426,6 +20455,7 @@ fn forward_dynamics_derivatives_part12_body(
     live[1483] = t1910;
     live[1484] = t1911;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part13(
     d: &Derived,
@@ -20443,6 +20473,7 @@ fn forward_dynamics_derivatives_part13(
     }
     forward_dynamics_derivatives_part13_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part13`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -20460,6 +20491,7 @@ unsafe fn forward_dynamics_derivatives_part13_avx(
 ) {
     forward_dynamics_derivatives_part13_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part13`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -20853,6 +20885,7 @@ fn forward_dynamics_derivatives_part13_body(
     live[1569] = t2060;
     live[1570] = t2061;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part14(
     d: &Derived,
@@ -20870,6 +20903,7 @@ fn forward_dynamics_derivatives_part14(
     }
     forward_dynamics_derivatives_part14_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part14`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -20887,6 +20921,7 @@ unsafe fn forward_dynamics_derivatives_part14_avx(
 ) {
     forward_dynamics_derivatives_part14_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part14`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -21290,6 +21325,7 @@ fn forward_dynamics_derivatives_part14_body(
     live[1647] = t2210;
     live[1648] = t2211;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part15(
     d: &Derived,
@@ -21307,6 +21343,7 @@ fn forward_dynamics_derivatives_part15(
     }
     forward_dynamics_derivatives_part15_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part15`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -21324,6 +21361,7 @@ unsafe fn forward_dynamics_derivatives_part15_avx(
 ) {
     forward_dynamics_derivatives_part15_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part15`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -21815,6 +21853,7 @@ fn forward_dynamics_derivatives_part15_body(
     out.2[4][4] = inv26 + inv26 * inv26 * t2342 * t2342 * inv27;
     out.2[5][5] = inv27;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part16(
     d: &Derived,
@@ -21832,6 +21871,7 @@ fn forward_dynamics_derivatives_part16(
     }
     forward_dynamics_derivatives_part16_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part16`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -21849,6 +21889,7 @@ unsafe fn forward_dynamics_derivatives_part16_avx(
 ) {
     forward_dynamics_derivatives_part16_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part16`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -22538,6 +22579,7 @@ fn forward_dynamics_derivatives_part16_body(
             - live[215] * t2354 - live[216] * t2353 - live[824] * t2352
             - live[825] * live[1751] * t2350) + 1842.9129686423132;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part17(
     d: &Derived,
@@ -22555,6 +22597,7 @@ fn forward_dynamics_derivatives_part17(
     }
     forward_dynamics_derivatives_part17_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part17`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -22572,6 +22615,7 @@ unsafe fn forward_dynamics_derivatives_part17_avx(
 ) {
     forward_dynamics_derivatives_part17_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part17`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -23044,6 +23088,7 @@ fn forward_dynamics_derivatives_part17_body(
                 + live[1705] * live[1759] + live[1706] * live[1758]
                 + live[1707] * live[1757] + live[1708] * live[1751] * live[1756]);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part18(
     d: &Derived,
@@ -23061,6 +23106,7 @@ fn forward_dynamics_derivatives_part18(
     }
     forward_dynamics_derivatives_part18_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part18`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -23078,6 +23124,7 @@ unsafe fn forward_dynamics_derivatives_part18_avx(
 ) {
     forward_dynamics_derivatives_part18_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part18`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -23386,6 +23433,7 @@ fn forward_dynamics_derivatives_part18_body(
     live[1937] = t2796;
     live[1938] = t2797;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part19(
     d: &Derived,
@@ -23403,6 +23451,7 @@ fn forward_dynamics_derivatives_part19(
     }
     forward_dynamics_derivatives_part19_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part19`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -23420,6 +23469,7 @@ unsafe fn forward_dynamics_derivatives_part19_avx(
 ) {
     forward_dynamics_derivatives_part19_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part19`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -23818,6 +23868,7 @@ fn forward_dynamics_derivatives_part19_body(
     live[2007] = t2946;
     live[2008] = t2947;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part20(
     d: &Derived,
@@ -23835,6 +23886,7 @@ fn forward_dynamics_derivatives_part20(
     }
     forward_dynamics_derivatives_part20_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part20`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -23852,6 +23904,7 @@ unsafe fn forward_dynamics_derivatives_part20_avx(
 ) {
     forward_dynamics_derivatives_part20_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part20`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -24407,6 +24460,7 @@ fn forward_dynamics_derivatives_part20_body(
                 - live[212] * t3074 - live[215] * t3072 - live[216] * t3071
                 - live[824] * t3070 - live[825] * live[1751] * t3069);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part21(
     d: &Derived,
@@ -24424,6 +24478,7 @@ fn forward_dynamics_derivatives_part21(
     }
     forward_dynamics_derivatives_part21_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part21`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -24441,6 +24496,7 @@ unsafe fn forward_dynamics_derivatives_part21_avx(
 ) {
     forward_dynamics_derivatives_part21_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part21`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -25163,6 +25219,7 @@ fn forward_dynamics_derivatives_part21_body(
             - live[215] * t3235 - live[216] * t3234 - live[824] * t3233
             - live[825] * live[1751] * t3232);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part22(
     d: &Derived,
@@ -25180,6 +25237,7 @@ fn forward_dynamics_derivatives_part22(
     }
     forward_dynamics_derivatives_part22_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part22`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -25197,6 +25255,7 @@ unsafe fn forward_dynamics_derivatives_part22_avx(
 ) {
     forward_dynamics_derivatives_part22_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part22`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -25896,6 +25955,7 @@ fn forward_dynamics_derivatives_part22_body(
     out.1[4][0] = t3396;
     out.1[5][0] = live[1751] * t3395;
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part23(
     d: &Derived,
@@ -25913,6 +25973,7 @@ fn forward_dynamics_derivatives_part23(
     }
     forward_dynamics_derivatives_part23_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part23`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -25930,6 +25991,7 @@ unsafe fn forward_dynamics_derivatives_part23_avx(
 ) {
     forward_dynamics_derivatives_part23_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part23`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -26670,6 +26732,7 @@ fn forward_dynamics_derivatives_part23_body(
             - live[212] * t3528 - live[215] * t3526 - live[216] * t3525
             - live[824] * t3524 - live[825] * live[1751] * t3523);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part24(
     d: &Derived,
@@ -26687,6 +26750,7 @@ fn forward_dynamics_derivatives_part24(
     }
     forward_dynamics_derivatives_part24_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part24`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -26704,6 +26768,7 @@ unsafe fn forward_dynamics_derivatives_part24_avx(
 ) {
     forward_dynamics_derivatives_part24_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part24`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -27425,6 +27490,7 @@ fn forward_dynamics_derivatives_part24_body(
             - live[215] * t3668 - live[216] * t3667 - live[824] * t3666
             - live[825] * live[1751] * t3665);
 }
+
 #[inline(never)]
 fn forward_dynamics_derivatives_part25(
     d: &Derived,
@@ -27442,6 +27508,7 @@ fn forward_dynamics_derivatives_part25(
     }
     forward_dynamics_derivatives_part25_body(d, q, qd, tau, live, out)
 }
+
 /// [`forward_dynamics_derivatives_part25`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -27459,6 +27526,7 @@ unsafe fn forward_dynamics_derivatives_part25_avx(
 ) {
     forward_dynamics_derivatives_part25_body(d, q, qd, tau, live, out)
 }
+
 /// The statements of [`forward_dynamics_derivatives_part25`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -28065,16 +28133,10 @@ fn forward_dynamics_derivatives_part25_body(
             - live[215] * t3819 - live[216] * t3818 - live[824] * t3817
             - live[825] * live[1751] * t3816);
 }
+
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
-pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 1903,
-    add: 1410,
-    div: 12,
-    sqrt: 12,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount { mul: 1903, add: 1410, div: 12, sqrt: 12, sin: 12, cos: 12, exp: 0 };
+
 /// The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
 /// the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
@@ -28095,6 +28157,7 @@ pub fn standard_regressor(
 ) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -28111,6 +28174,7 @@ pub fn standard_regressor_with(
     }
     standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -28126,6 +28190,7 @@ unsafe fn standard_regressor_with_avx(
 ) -> [[Real; 10 * NB + ND]; NV] {
     standard_regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`standard_regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -29938,16 +30003,10 @@ fn standard_regressor_with_body(
     out[5][129] = c_q16 * t1009 - t981;
     out
 }
+
 /// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
 /// the header) from the bodies' inertias in `p`: the combinations of the
 /// standard parameters that the joint forces determine, `τ = regressor · β`.
@@ -29958,6 +30017,7 @@ pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
 pub fn base_parameters(p: &Params) -> [Real; NBP] {
     base_parameters_with(&p.derived())
 }
+
 /// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
 pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
     [
@@ -30081,16 +30141,10 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
         0.0,
     ]
 }
+
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 1351,
-    add: 1032,
-    div: 12,
-    sqrt: 12,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 1351, add: 1032, div: 12, sqrt: 12, sin: 12, cos: 12, exp: 0 };
+
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (`inverse_dynamics − friction_forces`, the force the drives supply, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
@@ -30107,6 +30161,7 @@ pub fn regressor(
 ) -> [[Real; NBP]; NV] {
     regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -30123,6 +30178,7 @@ pub fn regressor_with(
     }
     regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -30138,6 +30194,7 @@ unsafe fn regressor_with_avx(
 ) -> [[Real; NBP]; NV] {
     regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -31440,6 +31497,7 @@ fn regressor_with_body(
     out[5][93] = c_q16 * t727 - s_q16 * t191;
     out
 }
+
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -31454,17 +31512,11 @@ pub struct Linearization {
     /// `B = ∂ẋ/∂τ`, `2 NV × NV`: zero above, `M(q)⁻¹` below.
     pub b: [[Real; NV]; 2 * NV],
 }
+
 /// Operation count of [`linearization_with`] (and of [`linearization`]
 /// after [`OPS_DERIVED`]).
-pub const OPS_LINEARIZATION: OpCount = OpCount {
-    mul: 17107,
-    add: 11594,
-    div: 28,
-    sqrt: 0,
-    sin: 16,
-    cos: 16,
-    exp: 0,
-};
+pub const OPS_LINEARIZATION: OpCount = OpCount { mul: 17107, add: 11594, div: 28, sqrt: 0, sin: 16, cos: 16, exp: 0 };
+
 /// The state-space matrices `A` and `B` at `(q, q̇, τ)` (see
 /// [`Linearization`]), from [`forward_dynamics_derivatives_with`].
 ///
@@ -31479,6 +31531,7 @@ pub fn linearization(
 ) -> Linearization {
     linearization_with(&p.derived(), q, qd, tau)
 }
+
 /// [`linearization`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn linearization_with(
@@ -31523,11 +31576,13 @@ pub fn linearization_with(
     a[5][4] = -0.5 * qd[3];
     Linearization { a, b }
 }
+
 /// The prescribed coordinates' positions, rates and accelerations at
 /// time `t`: none, the spec has no `[motion]` (`NP = 0`).
 pub fn prescribed_motion(p: &Params, t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
     prescribed_motion_with(&p.derived(), t)
 }
+
 /// [`prescribed_motion`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn prescribed_motion_with(
@@ -31536,6 +31591,7 @@ pub fn prescribed_motion_with(
 ) -> ([Real; NP], [Real; NP], [Real; NP]) {
     ([], [], [])
 }
+
 /// Every acceleration and the drive forces at time `t`: with no
 /// coordinate prescribed (`NP = 0`), the forward dynamics and no
 /// drive force.
@@ -31548,6 +31604,7 @@ pub fn mixed_dynamics(
 ) -> ([Real; NV], [Real; NP]) {
     mixed_dynamics_with(&p.derived(), t, q, qd, tau)
 }
+
 /// [`mixed_dynamics`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn mixed_dynamics_with(
@@ -31576,6 +31633,7 @@ pub fn mixed_dynamics_with(
 pub fn avx_copies() -> bool {
     avx::usable().is_some()
 }
+
 /// Turns the AVX copies of [`avx_copies`] off (`false`), for one
 /// code path whatever the processor (timing analysis, comparisons),
 /// or back on (`true`, the default: they run where the processor
@@ -31584,6 +31642,7 @@ pub fn avx_copies() -> bool {
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
 }
+
 /// What the statements of a function with an AVX copy compute
 /// by their instruction set: the build's routines
 /// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
@@ -31594,15 +31653,18 @@ trait Lanes: Copy {
     /// The sines and cosines of `a`, `b`, `c` and `d`.
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
 }
+
 /// The build's own routines: the module's helpers.
 #[derive(Clone, Copy)]
 struct BuildLanes;
+
 impl Lanes for BuildLanes {
     #[inline(always)]
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
         sin_cos_quad(a, b, c, d)
     }
 }
+
 /// Whether the AVX copies may run, asked of the processor once and
 /// remembered.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -31688,6 +31750,7 @@ mod avx {
         false
     }
 }
+
 /// Builds without AVX copies: nothing to ask or to turn off.
 #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
 mod avx {
@@ -31698,17 +31761,20 @@ mod avx {
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
 }
+
 /// The square root of `x`, by `libm` (`core` has none without `std`).
 #[inline(always)]
 fn sqrt(x: Real) -> Real {
     libm::Libm::<Real>::sqrt(x)
 }
+
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
 fn sin_cos(x: Real) -> (Real, Real) {
     libm::Libm::<Real>::sincos(x)
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// by the module's `sin_cos` (`libm`; this target has no routine of its
 /// own for two at once).
@@ -31718,6 +31784,7 @@ fn sin_cos(x: Real) -> (Real, Real) {
 pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// both in the two lanes of SSE2 registers (x86-64's baseline): one
 /// reduction by π/2 for both (Cody–Waite, π/2 to about 87 bits, exact
@@ -31821,6 +31888,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
         )
     }
 }
+
 /// [`sin_cos_pair`] by the module's `sin_cos` (`libm`), for the angles the
 /// two-lane routine leaves to it; out of line, so that the rare case does not bloat every call site.
 #[cfg(target_arch = "x86_64")]
@@ -31829,6 +31897,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
 /// build does not enable AVX2). Public, like the AVX2 routine it stands
 /// for, which tests measure.
@@ -31839,6 +31908,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     let (third, fourth) = sin_cos_pair(c, d);
     [first, second, third, fourth]
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers
 /// ([`sin_cos_quad_avx2`]), for builds that enable AVX2. Public so that
 /// tests can hold it to `libm` (`tests/trigonometry.rs`).
@@ -31847,6 +31917,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     unsafe { sin_cos_quad_avx2(a, b, c, d) }
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers:
 /// [`sin_cos_pair`]'s arithmetic (its results bit for bit), twice as wide;
 /// `libm` for all four angles where any is beyond 2²⁰ rad, not finite, ±0,
@@ -31976,6 +32047,7 @@ pub unsafe fn sin_cos_quad_avx2(
         ]
     }
 }
+
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.
@@ -31985,11 +32057,13 @@ pub unsafe fn sin_cos_quad_avx2(
 fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     [sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]
 }
+
 /// Trigonometry of this module, by `libm`: the sine of `x`.
 #[inline(always)]
 fn sin(x: Real) -> Real {
     libm::Libm::<Real>::sin(x)
 }
+
 /// Trigonometry of this module, by `libm`: the cosine of `x`.
 #[inline(always)]
 fn cos(x: Real) -> Real {

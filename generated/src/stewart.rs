@@ -185,11 +185,14 @@
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
 pub type Real = f64;
+
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 22;
+
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 21;
+
 /// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
 /// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = [
@@ -215,6 +218,7 @@ pub const COORDINATE_NAMES: [&str; NV] = [
     "u6_2",
     "s6",
 ];
+
 /// Position coordinate names, in the order of `q`; the same as
 /// `COORDINATE_NAMES` unless a joint stores a quaternion.
 pub const POSITION_NAMES: [&str; NQ] = [
@@ -241,9 +245,11 @@ pub const POSITION_NAMES: [&str; NQ] = [
     "u6_2",
     "s6",
 ];
+
 /// Index in `q` of the first component (`qx`) of every unit quaternion
 /// (scalar last), which an integrator renormalises after each step.
 pub const QUATERNIONS: [usize; 1] = [3];
+
 /// The spec's initial positions (`[initial]`; zeros and identity
 /// quaternions by default), in the order of `q`.
 pub const INITIAL_POSITIONS: [Real; NQ] = [
@@ -270,6 +276,7 @@ pub const INITIAL_POSITIONS: [Real; NQ] = [
     0.39228781732046797,
     0.6695157256200865,
 ];
+
 /// The spec's initial velocities (`[initial]`; zeros by default), in
 /// the order of `qd`.
 pub const INITIAL_VELOCITIES: [Real; NV] = [
@@ -295,8 +302,10 @@ pub const INITIAL_VELOCITIES: [Real; NV] = [
     0.0,
     0.0,
 ];
+
 /// Number of moving bodies.
 pub const NB: usize = 13;
+
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = [
@@ -314,13 +323,17 @@ pub const BODY_NAMES: [&str; NB] = [
     "cylinder6",
     "piston6",
 ];
+
 /// Number of loop-closure constraints `Ψ(q) = 0` (rows that vanish
 /// identically are not counted).
 pub const NC: usize = 15;
+
 /// Number of cut joints: one per independent kinematic loop.
 pub const N_CUT: usize = 5;
+
 /// The cut joints, in the order of `cut_joint_reactions`.
 pub const CUT_JOINTS: [&str; N_CUT] = ["ball2", "ball3", "ball4", "ball5", "ball6"];
+
 /// Constraint names (`<cut joint>.<component>`: `fx` a force along the
 /// joint frame's x axis, `my` a moment about its y axis, …), in the
 /// order of `constraints` and of the multipliers.
@@ -341,25 +354,32 @@ pub const CONSTRAINT_NAMES: [&str; NC] = [
     "ball6.fy",
     "ball6.fz",
 ];
+
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 6] = [2, 8, 11, 14, 17, 20];
+
 /// An `NC × NV` matrix, one row per constraint (row-major): the
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+
 /// Number of coordinates the spec's `[motion]` prescribes as
 /// functions of time (zero without `[motion]`).
 pub const NP: usize = 0;
+
 /// Velocity indices of the prescribed coordinates, in the order of
 /// `prescribed_motion` and of the drive forces of `mixed_dynamics`.
 pub const PRESCRIBED: [usize; NP] = [];
+
 /// Indices in `q` of the prescribed coordinates' positions (each its
 /// coordinate's rate is its velocity), in the order of `PRESCRIBED`.
 pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
+
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
 pub const NBP: usize = 87;
+
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -454,26 +474,32 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "piston6.my",
     "piston6.mz",
 ];
+
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
+
 /// Contact names (`<joint>.lower`, `<joint>.upper`,
 /// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
 /// order of `contact_gaps`.
 pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+
 /// Whether any joint applies a force of its own (`limit_forces` or
 /// `friction_forces` not identically zero): without any, and without
 /// `[forces]`, a passive motion conserves energy.
 pub const HAS_JOINT_FORCES: bool = false;
+
 /// Whether the spec has a `[forces]` table (`applied_forces` is zero
 /// otherwise): what `sharnir_runtime::model!` reads, so that a
 /// model's forces cannot be left out.
 pub const HAS_APPLIED_FORCES: bool = true;
+
 /// Whether the mechanism has closed loops (`NC`, `constraints`, …):
 /// its `forward_dynamics` is then its spanning tree's, and a
 /// simulation must close the loops (`sharnir_runtime::model!(…,
 /// loops)` refuses to compile without it).
 pub const HAS_LOOPS: bool = true;
+
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -482,10 +508,12 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+
 /// An `NV × NV` matrix over the velocity coordinates, row-major (row:
 /// output, column: coordinate): what the derivative functions and
 /// `mass_matrix_inverse` return.
 pub type JointMatrix = [[Real; NV]; NV];
+
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -497,6 +525,7 @@ pub struct JointSpace {
     /// `g(q)`.
     pub gravity: [Real; NV],
 }
+
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -516,6 +545,7 @@ pub struct OpCount {
     /// Exponentials (the contact law of `limit_forces`).
     pub exp: u32,
 }
+
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
@@ -548,6 +578,7 @@ pub struct Params {
     /// `l0` (spec value 0.66).
     pub l0: Real,
 }
+
 impl Default for Params {
     fn default() -> Self {
         Params {
@@ -568,173 +599,175 @@ impl Default for Params {
         }
     }
 }
+
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
-    /// Parameter group 0.
+    /// Parameter group 0: `0.333333333333·lc²·mc + 0.333333333333·lr²·mr`.
     pub k0: Real,
-    /// Parameter group 1.
+    /// Parameter group 1: `g·lc·mc`.
     pub k1: Real,
-    /// Parameter group 2.
+    /// Parameter group 2: `−0.333333333333·lc²·mc − 0.333333333333·lr²·mr + 2·polar`.
     pub k2: Real,
-    /// Parameter group 3.
+    /// Parameter group 3: `lr·mr`.
     pub k3: Real,
-    /// Parameter group 4.
+    /// Parameter group 4: `0.0833333333333·(3·radius² + h²)·mp + mp·rp²·sin(0.25·π)²`.
     pub k4: Real,
-    /// Parameter group 5.
+    /// Parameter group 5: `cos(0.25·π)·mp·rp²·sin(0.25·π)`.
     pub k5: Real,
-    /// Parameter group 6.
+    /// Parameter group 6: `0.5·mp·radius² + cos(0.25·π)²·mp·rp² + mp·rp²·sin(0.25·π)²`.
     pub k6: Real,
-    /// Parameter group 7.
+    /// Parameter group 7: `0.0833333333333·(3·radius² + h²)·mp + cos(0.25·π)²·mp·rp²`.
     pub k7: Real,
-    /// Parameter group 8.
+    /// Parameter group 8: `mp·rp·sin(0.25·π)`.
     pub k8: Real,
-    /// Parameter group 9.
+    /// Parameter group 9: `cos(0.25·π)·mp·rp`.
     pub k9: Real,
-    /// Parameter group 10.
+    /// Parameter group 10: `mp + mr`.
     pub k10: Real,
-    /// Parameter group 11.
+    /// Parameter group 11: `−0.5·lr·mr`.
     pub k11: Real,
-    /// Parameter group 12.
+    /// Parameter group 12: `g·lr·mr`.
     pub k12: Real,
-    /// Parameter group 13.
+    /// Parameter group 13: `(mp + mr)·g`.
     pub k13: Real,
-    /// Parameter group 14.
+    /// Parameter group 14: `g·mr`.
     pub k14: Real,
-    /// Parameter group 15.
+    /// Parameter group 15 (its formula is long: see `Params::derived`).
     pub k15: Real,
-    /// Parameter group 16.
+    /// Parameter group 16 (its formula is long: see `Params::derived`).
     pub k16: Real,
-    /// Parameter group 17.
+    /// Parameter group 17 (its formula is long: see `Params::derived`).
     pub k17: Real,
-    /// Parameter group 18.
+    /// Parameter group 18 (its formula is long: see `Params::derived`).
     pub k18: Real,
-    /// Parameter group 19.
+    /// Parameter group 19 (its formula is long: see `Params::derived`).
     pub k19: Real,
-    /// Parameter group 20.
+    /// Parameter group 20: `cos(0.25·π)·mp²·rp²·sin(0.25·π)/(0.5·mp·radius² + cos(0.25·π)²·mp·rp² + mp·rp²·sin(0.25·π)²)`.
     pub k20: Real,
-    /// Parameter group 21.
+    /// Parameter group 21: `mp²·rp²·sin(0.25·π)²/(0.5·mp·radius² + cos(0.25·π)²·mp·rp² + mp·rp²·sin(0.25·π)²)`.
     pub k21: Real,
-    /// Parameter group 22.
+    /// Parameter group 22: `cos(0.25·π)²·mp²·rp²/(0.5·mp·radius² + cos(0.25·π)²·mp·rp² + mp·rp²·sin(0.25·π)²)`.
     pub k22: Real,
-    /// Parameter group 23.
+    /// Parameter group 23 (its formula is long: see `Params::derived`).
     pub k23: Real,
-    /// Parameter group 24.
+    /// Parameter group 24: `0.5·lr·mr`.
     pub k24: Real,
-    /// Parameter group 25.
+    /// Parameter group 25 (its formula is long: see `Params::derived`).
     pub k25: Real,
-    /// Parameter group 26.
+    /// Parameter group 26 (its formula is long: see `Params::derived`).
     pub k26: Real,
-    /// Parameter group 27.
+    /// Parameter group 27 (its formula is long: see `Params::derived`).
     pub k27: Real,
-    /// Parameter group 28.
+    /// Parameter group 28: `mp·rp·sin(0.25·π)/(0.5·mp·radius² + cos(0.25·π)²·mp·rp² + mp·rp²·sin(0.25·π)²)`.
     pub k28: Real,
-    /// Parameter group 29.
+    /// Parameter group 29: `cos(0.25·π)·mp·rp/(0.5·mp·radius² + cos(0.25·π)²·mp·rp² + mp·rp²·sin(0.25·π)²)`.
     pub k29: Real,
-    /// Parameter group 30.
+    /// Parameter group 30: `−0.5·lc·mc + 0.5·lr·mr`.
     pub k30: Real,
-    /// Parameter group 31.
+    /// Parameter group 31: `0.5·lc·mc − 0.5·lr·mr`.
     pub k31: Real,
-    /// Parameter group 32.
+    /// Parameter group 32: `1/(0.5·mp·radius² + cos(0.25·π)²·mp·rp² + mp·rp²·sin(0.25·π)²)`.
     pub k32: Real,
-    /// Parameter group 33.
+    /// Parameter group 33: `1/mr`.
     pub k33: Real,
-    /// Parameter group 34.
+    /// Parameter group 34: `lc²·mc`.
     pub k34: Real,
-    /// Parameter group 35.
+    /// Parameter group 35: `lr²·mr`.
     pub k35: Real,
-    /// Parameter group 36.
+    /// Parameter group 36: `mp·radius²`.
     pub k36: Real,
-    /// Parameter group 37.
+    /// Parameter group 37: `cos(0.25·π)·rp`.
     pub k37: Real,
-    /// Parameter group 38.
+    /// Parameter group 38: `rp·sin(0.25·π)`.
     pub k38: Real,
-    /// Parameter group 39.
+    /// Parameter group 39: `(3·radius² + h²)·mp`.
     pub k39: Real,
-    /// Parameter group 40.
+    /// Parameter group 40: `lc²`.
     pub k40: Real,
-    /// Parameter group 41.
+    /// Parameter group 41: `g·mp`.
     pub k41: Real,
-    /// Parameter group 42.
+    /// Parameter group 42: `cos(0.0833333333333·π)·rb`.
     pub k42: Real,
-    /// Parameter group 43.
+    /// Parameter group 43: `−rb·sin(0.0833333333333·π)`.
     pub k43: Real,
-    /// Parameter group 44.
+    /// Parameter group 44: `rb·sin(0.0833333333333·π)`.
     pub k44: Real,
-    /// Parameter group 45.
+    /// Parameter group 45: `cos(0.583333333333·π)·rb`.
     pub k45: Real,
-    /// Parameter group 46.
+    /// Parameter group 46: `rb·sin(0.583333333333·π)`.
     pub k46: Real,
-    /// Parameter group 47.
+    /// Parameter group 47: `cos(0.75·π)·rb`.
     pub k47: Real,
-    /// Parameter group 48.
+    /// Parameter group 48: `rb·sin(0.75·π)`.
     pub k48: Real,
-    /// Parameter group 49.
+    /// Parameter group 49: `cos(1.25·π)·rb`.
     pub k49: Real,
-    /// Parameter group 50.
+    /// Parameter group 50: `rb·sin(1.25·π)`.
     pub k50: Real,
-    /// Parameter group 51.
+    /// Parameter group 51: `cos(1.41666666667·π)·rb`.
     pub k51: Real,
-    /// Parameter group 52.
+    /// Parameter group 52: `rb·sin(1.41666666667·π)`.
     pub k52: Real,
-    /// Parameter group 53.
+    /// Parameter group 53: `−2·rb·sin(0.0833333333333·π)`.
     pub k53: Real,
-    /// Parameter group 54.
+    /// Parameter group 54: `−cos(0.25·π)·rp + cos(0.416666666667·π)·rp`.
     pub k54: Real,
-    /// Parameter group 55.
+    /// Parameter group 55: `rp·sin(0.25·π) + rp·sin(0.416666666667·π)`.
     pub k55: Real,
-    /// Parameter group 56.
+    /// Parameter group 56: `cos(0.0833333333333·π)·rb − cos(0.583333333333·π)·rb`.
     pub k56: Real,
-    /// Parameter group 57.
+    /// Parameter group 57: `−rb·sin(0.0833333333333·π) − rb·sin(0.583333333333·π)`.
     pub k57: Real,
-    /// Parameter group 58.
+    /// Parameter group 58: `−cos(0.25·π)·rp + cos(0.916666666667·π)·rp`.
     pub k58: Real,
-    /// Parameter group 59.
+    /// Parameter group 59: `rp·sin(0.25·π) + rp·sin(0.916666666667·π)`.
     pub k59: Real,
-    /// Parameter group 60.
+    /// Parameter group 60: `cos(0.0833333333333·π)·rb − cos(0.75·π)·rb`.
     pub k60: Real,
-    /// Parameter group 61.
+    /// Parameter group 61: `−rb·sin(0.0833333333333·π) − rb·sin(0.75·π)`.
     pub k61: Real,
-    /// Parameter group 62.
+    /// Parameter group 62: `−cos(0.25·π)·rp + cos(1.08333333333·π)·rp`.
     pub k62: Real,
-    /// Parameter group 63.
+    /// Parameter group 63: `rp·sin(0.25·π) + rp·sin(1.08333333333·π)`.
     pub k63: Real,
-    /// Parameter group 64.
+    /// Parameter group 64: `cos(0.0833333333333·π)·rb − cos(1.25·π)·rb`.
     pub k64: Real,
-    /// Parameter group 65.
+    /// Parameter group 65: `−rb·sin(0.0833333333333·π) − rb·sin(1.25·π)`.
     pub k65: Real,
-    /// Parameter group 66.
+    /// Parameter group 66: `−cos(0.25·π)·rp + cos(1.58333333333·π)·rp`.
     pub k66: Real,
-    /// Parameter group 67.
+    /// Parameter group 67: `rp·sin(0.25·π) + rp·sin(1.58333333333·π)`.
     pub k67: Real,
-    /// Parameter group 68.
+    /// Parameter group 68: `cos(0.0833333333333·π)·rb − cos(1.41666666667·π)·rb`.
     pub k68: Real,
-    /// Parameter group 69.
+    /// Parameter group 69: `−rb·sin(0.0833333333333·π) − rb·sin(1.41666666667·π)`.
     pub k69: Real,
-    /// Parameter group 70.
+    /// Parameter group 70: `g·mp·rp·sin(0.25·π)`.
     pub k70: Real,
-    /// Parameter group 71.
+    /// Parameter group 71: `cos(0.25·π)·g·mp·rp`.
     pub k71: Real,
-    /// Parameter group 72.
+    /// Parameter group 72: `1/(0.0833333333333·(3·radius² + h²)·mp + mp·rp²·sin(0.25·π)²)`.
     pub k72: Real,
-    /// Parameter group 73.
+    /// Parameter group 73: `cos(0.25·π)·mp·rp²·sin(0.25·π)/(0.0833333333333·(3·radius² + h²)·mp + mp·rp²·sin(0.25·π)²)`.
     pub k73: Real,
-    /// Parameter group 74.
+    /// Parameter group 74: `mp²·rp²·sin(0.25·π)²/(0.0833333333333·(3·radius² + h²)·mp + mp·rp²·sin(0.25·π)²)`.
     pub k74: Real,
-    /// Parameter group 75.
+    /// Parameter group 75: `cos(0.25·π)·mp²·rp³·sin(0.25·π)²/(0.0833333333333·(3·radius² + h²)·mp + mp·rp²·sin(0.25·π)²)`.
     pub k75: Real,
-    /// Parameter group 76.
+    /// Parameter group 76: `mp·rp·sin(0.25·π)/(0.0833333333333·(3·radius² + h²)·mp + mp·rp²·sin(0.25·π)²)`.
     pub k76: Real,
-    /// Parameter group 77.
+    /// Parameter group 77 (its formula is long: see `Params::derived`).
     pub k77: Real,
-    /// Parameter group 78.
+    /// Parameter group 78: `0.5·lc·mc`.
     pub k78: Real,
-    /// Parameter group 79.
+    /// Parameter group 79: `−cos(0.25·π)·mp·rp`.
     pub k79: Real,
 }
+
 impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
@@ -894,26 +927,13 @@ impl Params {
         }
     }
 }
+
 /// Operation count of [`Params::derived`].
-pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 118,
-    add: 50,
-    div: 4,
-    sqrt: 0,
-    sin: 10,
-    cos: 10,
-    exp: 0,
-};
+pub const OPS_DERIVED: OpCount = OpCount { mul: 118, add: 50, div: 4, sqrt: 0, sin: 10, cos: 10, exp: 0 };
+
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 382,
-    add: 228,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount { mul: 382, add: 228, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 /// revolute joints, forces for prismatic ones, in coordinate order.
 ///
@@ -928,6 +948,7 @@ pub fn inverse_dynamics(
 ) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -944,6 +965,7 @@ pub fn inverse_dynamics_with(
     }
     inverse_dynamics_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -959,6 +981,7 @@ unsafe fn inverse_dynamics_with_avx(
 ) -> [Real; NV] {
     inverse_dynamics_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`inverse_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1142,16 +1165,10 @@ fn inverse_dynamics_with_body(
         p.mr * (c_q20 * t55 + qdd[20] - q[21] * t99) + 0.5 * t99 * d.k3,
     ]
 }
+
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 111,
-    add: 79,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 1,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX: OpCount = OpCount { mul: 111, add: 79, div: 0, sqrt: 0, sin: 6, cos: 1, exp: 0 };
+
 /// The joint-space mass matrix M(q), symmetric positive definite, so that
 /// `M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
 ///
@@ -1161,6 +1178,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
+
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
@@ -1714,16 +1732,10 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         ],
     ]
 }
+
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
-pub const OPS_BIAS: OpCount = OpCount {
-    mul: 337,
-    add: 185,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_BIAS: OpCount = OpCount { mul: 337, add: 185, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 /// acceleration zero.
 ///
@@ -1733,6 +1745,7 @@ pub const OPS_BIAS: OpCount = OpCount {
 pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
+
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1744,6 +1757,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     }
     bias_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`bias_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1758,6 +1772,7 @@ unsafe fn bias_with_avx(
 ) -> [Real; NV] {
     bias_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`bias_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1916,16 +1931,10 @@ fn bias_with_body(
         p.mr * (c_q20 * t49 - q[21] * t80) + 0.5 * t80 * d.k3,
     ]
 }
+
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 99,
-    add: 53,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_GRAVITY: OpCount = OpCount { mul: 99, add: 53, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -1934,6 +1943,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
+
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
@@ -2021,16 +2031,10 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
         c_q19 * c_q20 * d.k14,
     ]
 }
+
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
-pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 508,
-    add: 293,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_JOINT_SPACE: OpCount = OpCount { mul: 508, add: 293, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The mass matrix, bias and gravity forces of one state in one pass: the
 /// three share every subexpression (sines and cosines, rotations, velocity
 /// products), so this costs less than `mass_matrix`, `bias` and `gravity`
@@ -2042,6 +2046,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
 pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
+
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2053,6 +2058,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     }
     joint_space_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`joint_space_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2067,6 +2073,7 @@ unsafe fn joint_space_with_avx(
 ) -> JointSpace {
     joint_space_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`joint_space_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2815,16 +2822,10 @@ fn joint_space_with_body(
         ],
     }
 }
+
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 588,
-    add: 366,
-    div: 13,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount { mul: 588, add: 366, div: 13, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 /// (articulated-body) method, in O(n) and without forming M(q); they satisfy
 /// `M(q) q̈ + bias(q, q̇) = τ`.
@@ -2840,6 +2841,7 @@ pub fn forward_dynamics(
 ) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2856,6 +2858,7 @@ pub fn forward_dynamics_with(
     }
     forward_dynamics_with_body(BuildLanes, d, q, qd, tau)
 }
+
 /// [`forward_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2871,6 +2874,7 @@ unsafe fn forward_dynamics_with_avx(
 ) -> [Real; NV] {
     forward_dynamics_with_body(avx2, d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -3148,16 +3152,10 @@ fn forward_dynamics_with_body(
                 - 0.5 * d.k3 * (t57 * t57 + qd[19] * qd[19])),
     ]
 }
+
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 564,
-    add: 346,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount { mul: 564, add: 346, div: 0, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 /// as passivity-based controllers need (the Christoffel matrix when every velocity
 /// is a coordinate rate).
@@ -3168,6 +3166,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
+
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -3183,6 +3182,7 @@ pub fn coriolis_matrix_with(
     }
     coriolis_matrix_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`coriolis_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -3197,6 +3197,7 @@ unsafe fn coriolis_matrix_with_avx(
 ) -> [[Real; NV]; NV] {
     coriolis_matrix_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`coriolis_matrix_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -3944,16 +3945,10 @@ fn coriolis_matrix_with_body(
         ],
     ]
 }
+
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
-pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 197,
-    add: 127,
-    div: 0,
-    sqrt: 0,
-    sin: 7,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_ENERGY: OpCount = OpCount { mul: 197, add: 127, div: 0, sqrt: 0, sin: 7, cos: 12, exp: 0 };
+
 /// Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 /// centre of mass is at the ground origin's height.
 ///
@@ -3963,6 +3958,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
 pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
+
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -3974,6 +3970,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     }
     energy_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`energy_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -3988,6 +3985,7 @@ unsafe fn energy_with_avx(
 ) -> (Real, Real) {
     energy_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`energy_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -4101,16 +4099,10 @@ fn energy_with_body(
                     + t25 * (q[21] - 0.5 * p.lr) - 0.5 * p.lr * t0),
     )
 }
+
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 90,
-    add: 57,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_BODY_POSES: OpCount = OpCount { mul: 90, add: 57, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -4119,6 +4111,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
+
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q7, c_q7), (s_q8, c_q8)] = sin_cos_quad(
@@ -4260,16 +4253,10 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
     ]
 }
+
 /// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
-pub const OPS_COORDINATE_RATES: OpCount = OpCount {
-    mul: 16,
-    add: 8,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_COORDINATE_RATES: OpCount = OpCount { mul: 16, add: 8, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 /// for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 /// for spherical and free joints. Integrate `q` with them and renormalise
@@ -4281,6 +4268,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
+
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
     _d: &Derived,
@@ -4312,16 +4300,10 @@ pub fn coordinate_rates_with(
         qd[20],
     ]
 }
+
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 158,
-    add: 94,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount { mul: 158, add: 94, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 /// q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 /// all in ground coordinates. A point `p` of the body (ground coordinates,
@@ -4333,6 +4315,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
+
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q7, c_q7), (s_q8, c_q8)] = sin_cos_quad(
@@ -6227,16 +6210,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
     ]
 }
+
 /// Operation count of [`applied_forces_with`] (and of [`applied_forces`] after [`OPS_DERIVED`]).
-pub const OPS_APPLIED_FORCES: OpCount = OpCount {
-    mul: 12,
-    add: 18,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_APPLIED_FORCES: OpCount = OpCount { mul: 12, add: 18, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joint forces of the spec's `[forces]` table at time `t` (zero for the
 /// coordinates it does not name): add them to `tau` before `forward_dynamics`,
 /// so that `M q̈ + bias = tau + applied_forces`.
@@ -6252,6 +6229,7 @@ pub fn applied_forces(
 ) -> [Real; NV] {
     applied_forces_with(&p.derived(), t, q, qd)
 }
+
 /// [`applied_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn applied_forces_with(
     d: &Derived,
@@ -6284,16 +6262,10 @@ pub fn applied_forces_with(
         -p.k * (q[21] - p.l0) - p.c * qd[20],
     ]
 }
+
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
-pub const OPS_CONTACT_GAPS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_CONTACT_GAPS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
 /// a clearance's boundary or between a gear mesh's flanks, positive while apart
 /// and negative while the contact is pressed in. A contact begins where its gap
@@ -6305,20 +6277,15 @@ pub const OPS_CONTACT_GAPS: OpCount = OpCount {
 pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
+
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
 pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
+
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
-pub const OPS_LIMIT_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_LIMIT_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joint forces of the stops, clearances and gear meshes: each contact pushes
 /// its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
 /// package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
@@ -6331,20 +6298,15 @@ pub const OPS_LIMIT_FORCES: OpCount = OpCount {
 pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
+
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
+
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
-pub const OPS_FRICTION_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_FRICTION_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
 /// every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
 /// regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
@@ -6356,6 +6318,7 @@ pub const OPS_FRICTION_FORCES: OpCount = OpCount {
 pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     friction_forces_with(&p.derived(), q, qd)
 }
+
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn friction_forces_with(
     _d: &Derived,
@@ -6386,16 +6349,10 @@ pub fn friction_forces_with(
         0.0,
     ]
 }
+
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINTS: OpCount = OpCount {
-    mul: 128,
-    add: 94,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_CONSTRAINTS: OpCount = OpCount { mul: 128, add: 94, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The loop-closure constraints Ψ(q), zero when every loop is closed: for every cut
 /// joint, the relative placement of its two frames that the joint does not allow,
 /// in the joint frame on the parent side (rows named by `CONSTRAINT_NAMES`).
@@ -6406,6 +6363,7 @@ pub const OPS_CONSTRAINTS: OpCount = OpCount {
 pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
     constraints_with(&p.derived(), q)
 }
+
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q7, c_q7), (s_q8, c_q8)] = sin_cos_quad(
@@ -6496,16 +6454,10 @@ pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
         s_q20 * t47 + c_q20 * (t51 - t49),
     ]
 }
+
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
-    mul: 951,
-    add: 596,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount { mul: 951, add: 596, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The constraint Jacobian J(q), so that Ψ̇ = J q̇ (velocity coordinates, quasi-
 /// velocities of spherical and free joints included). The generalized force of the
 /// multipliers λ is Jᵀλ: λ are the cut joints' reactions on their child bodies.
@@ -6516,6 +6468,7 @@ pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
 pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     constraint_jacobian_with(&p.derived(), q)
 }
+
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -6527,6 +6480,7 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
     }
     constraint_jacobian_with_body(BuildLanes, d, q)
 }
+
 /// [`constraint_jacobian_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6540,6 +6494,7 @@ unsafe fn constraint_jacobian_with_avx(
 ) -> [[Real; NV]; NC] {
     constraint_jacobian_with_body(avx2, d, q)
 }
+
 /// The statements of [`constraint_jacobian_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -7174,16 +7129,10 @@ fn constraint_jacobian_with_body(
         ],
     ]
 }
+
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
-    mul: 2070,
-    add: 1681,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount { mul: 2070, add: 1681, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// J̇ q̇, so that the accelerations of a closed mechanism satisfy J q̈ + J̇ q̇ = 0.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -7192,6 +7141,7 @@ pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
 pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     constraint_bias_with(&p.derived(), q, qd)
 }
+
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -7203,6 +7153,7 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     }
     constraint_bias_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`constraint_bias_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -7217,6 +7168,7 @@ unsafe fn constraint_bias_with_avx(
 ) -> [Real; NC] {
     constraint_bias_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`constraint_bias_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -8155,16 +8107,10 @@ fn constraint_bias_with_body(
                             - t43 * t485 - t383 * (t280 + t281))),
     ]
 }
+
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
-pub const OPS_REACTIONS_OF_MULTIPLIERS: OpCount = OpCount {
-    mul: 40,
-    add: 25,
-    div: 0,
-    sqrt: 0,
-    sin: 10,
-    cos: 10,
-    exp: 0,
-};
+pub const OPS_REACTIONS_OF_MULTIPLIERS: OpCount = OpCount { mul: 40, add: 25, div: 0, sqrt: 0, sin: 10, cos: 10, exp: 0 };
+
 /// For every cut joint (order of `CUT_JOINTS`), the force (first three) and moment
 /// (last three) its parent body exerts on its child body, in ground axes, the moment
 /// about the joint frame's origin on the child side, for multipliers `lambda`.
@@ -8179,6 +8125,7 @@ pub fn reactions_of_multipliers(
 ) -> [[Real; 6]; N_CUT] {
     reactions_of_multipliers_with(&p.derived(), q, lambda)
 }
+
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
     _d: &Derived,
@@ -8251,16 +8198,10 @@ pub fn reactions_of_multipliers_with(
         ],
     ]
 }
+
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 1493,
-    add: 967,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 1493, add: 967, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// `(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
 /// `mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
 /// `∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
@@ -8276,6 +8217,7 @@ pub fn inverse_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -8292,6 +8234,7 @@ pub fn inverse_dynamics_derivatives_with(
     }
     inverse_dynamics_derivatives_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -8307,6 +8250,7 @@ unsafe fn inverse_dynamics_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -9869,16 +9813,10 @@ fn inverse_dynamics_derivatives_with_body(
         ],
     )
 }
+
 /// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
-    mul: 271,
-    add: 186,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount { mul: 271, add: 186, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// `∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
 /// Pinocchio's convention): the stiffness of the static joint forces, as
 /// compliance control and identification need it.
@@ -9889,6 +9827,7 @@ pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
 pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     gravity_derivatives_with(&p.derived(), q)
 }
+
 /// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -9900,6 +9839,7 @@ pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
     }
     gravity_derivatives_with_body(BuildLanes, d, q)
 }
+
 /// [`gravity_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -9913,6 +9853,7 @@ unsafe fn gravity_derivatives_with_avx(
 ) -> [[Real; NV]; NV] {
     gravity_derivatives_with_body(avx2, d, q)
 }
+
 /// The statements of [`gravity_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -10524,16 +10465,10 @@ fn gravity_derivatives_with_body(
         ],
     ]
 }
+
 /// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
-    mul: 236,
-    add: 154,
-    div: 13,
-    sqrt: 0,
-    sin: 6,
-    cos: 1,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount { mul: 236, add: 154, div: 13, sqrt: 0, sin: 6, cos: 1, exp: 0 };
+
 /// `M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
 /// pivots are taken outboard bodies first (no fill-in on a tree).
 ///
@@ -10543,6 +10478,7 @@ pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
 pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with(&p.derived(), q)
 }
+
 /// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -10554,6 +10490,7 @@ pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
     }
     mass_matrix_inverse_with_body(d, q)
 }
+
 /// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -10567,6 +10504,7 @@ unsafe fn mass_matrix_inverse_with_avx(
 ) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with_body(d, q)
 }
+
 /// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -11163,16 +11101,10 @@ fn mass_matrix_inverse_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV
         ],
     ]
 }
+
 /// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 2646,
-    add: 1735,
-    div: 21,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 2646, add: 1735, div: 21, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// `(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
 /// `M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
 /// force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
@@ -11190,6 +11122,7 @@ pub fn forward_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -11206,6 +11139,7 @@ pub fn forward_dynamics_derivatives_with(
     }
     forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -11221,6 +11155,7 @@ unsafe fn forward_dynamics_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -12488,16 +12423,10 @@ fn forward_dynamics_derivatives_with_body(
     out.1[4][5] = t727;
     out
 }
+
 /// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
-    mul: 16876,
-    add: 13590,
-    div: 0,
-    sqrt: 0,
-    sin: 17,
-    cos: 17,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount { mul: 16876, add: 13590, div: 0, sqrt: 0, sin: 17, cos: 17, exp: 0 };
+
 /// `(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
 /// `r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
 /// `q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
@@ -12515,6 +12444,7 @@ pub fn constrained_residual_derivatives(
 ) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
     constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
 }
+
 /// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn constrained_residual_derivatives_with(
     d: &Derived,
@@ -12561,6 +12491,7 @@ pub fn constrained_residual_derivatives_with(
     constrained_residual_derivatives_part28(d, q, qd, qdd, lambda, &mut live, &mut out);
     out
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part0(
     d: &Derived,
@@ -12597,6 +12528,7 @@ fn constrained_residual_derivatives_part0(
         out,
     )
 }
+
 /// [`constrained_residual_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -12616,6 +12548,7 @@ unsafe fn constrained_residual_derivatives_part0_avx(
 ) {
     constrained_residual_derivatives_part0_body(avx2, d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part0`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -12912,6 +12845,7 @@ fn constrained_residual_derivatives_part0_body(
     out.0[17][15] = -t60 * d.k14;
     out.0[20][18] = -t65 * d.k14;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part1(
     d: &Derived,
@@ -12939,6 +12873,7 @@ fn constrained_residual_derivatives_part1(
     }
     constrained_residual_derivatives_part1_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -12958,6 +12893,7 @@ unsafe fn constrained_residual_derivatives_part1_avx(
 ) {
     constrained_residual_derivatives_part1_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part1`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -13269,6 +13205,7 @@ fn constrained_residual_derivatives_part1_body(
     live[284] = t274;
     live[285] = t275;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part2(
     d: &Derived,
@@ -13296,6 +13233,7 @@ fn constrained_residual_derivatives_part2(
     }
     constrained_residual_derivatives_part2_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -13315,6 +13253,7 @@ unsafe fn constrained_residual_derivatives_part2_avx(
 ) {
     constrained_residual_derivatives_part2_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part2`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -13634,6 +13573,7 @@ fn constrained_residual_derivatives_part2_body(
     live[433] = t424;
     live[434] = t425;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part3(
     d: &Derived,
@@ -13661,6 +13601,7 @@ fn constrained_residual_derivatives_part3(
     }
     constrained_residual_derivatives_part3_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -13680,6 +13621,7 @@ unsafe fn constrained_residual_derivatives_part3_avx(
 ) {
     constrained_residual_derivatives_part3_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part3`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -13998,6 +13940,7 @@ fn constrained_residual_derivatives_part3_body(
     live[583] = t574;
     live[584] = t575;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part4(
     d: &Derived,
@@ -14025,6 +13968,7 @@ fn constrained_residual_derivatives_part4(
     }
     constrained_residual_derivatives_part4_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -14044,6 +13988,7 @@ unsafe fn constrained_residual_derivatives_part4_avx(
 ) {
     constrained_residual_derivatives_part4_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part4`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -14371,6 +14316,7 @@ fn constrained_residual_derivatives_part4_body(
     out.3[10][2] = 2.0 * (live[249] * t681 + qd[15] * t657 - live[247] * t656);
     out.3[13][2] = 2.0 * (live[249] * t687 + qd[18] * t661 - live[247] * t660);
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part5(
     d: &Derived,
@@ -14398,6 +14344,7 @@ fn constrained_residual_derivatives_part5(
     }
     constrained_residual_derivatives_part5_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -14417,6 +14364,7 @@ unsafe fn constrained_residual_derivatives_part5_avx(
 ) {
     constrained_residual_derivatives_part5_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part5`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -14756,6 +14704,7 @@ fn constrained_residual_derivatives_part5_body(
     out.3[9][2] = qd[1] * live[707] + t746 + 2.0 * t744 - qd[16] * live[727];
     out.3[12][2] = qd[1] * live[710] + t751 + 2.0 * t749 - qd[19] * t727;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part6(
     d: &Derived,
@@ -14783,6 +14732,7 @@ fn constrained_residual_derivatives_part6(
     }
     constrained_residual_derivatives_part6_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -14802,6 +14752,7 @@ unsafe fn constrained_residual_derivatives_part6_avx(
 ) {
     constrained_residual_derivatives_part6_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part6`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -15100,6 +15051,7 @@ fn constrained_residual_derivatives_part6_body(
     live[983] = t1024;
     live[984] = t1025;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part7(
     d: &Derived,
@@ -15127,6 +15079,7 @@ fn constrained_residual_derivatives_part7(
     }
     constrained_residual_derivatives_part7_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -15146,6 +15099,7 @@ unsafe fn constrained_residual_derivatives_part7_avx(
 ) {
     constrained_residual_derivatives_part7_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part7`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -15477,6 +15431,7 @@ fn constrained_residual_derivatives_part7_body(
     out.3[3][11] = qd[10] * live[239] + t1169 + t1170 - live[445];
     out.3[5][11] = qd[10] * live[240] - 2.0 * t1168;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part8(
     d: &Derived,
@@ -15504,6 +15459,7 @@ fn constrained_residual_derivatives_part8(
     }
     constrained_residual_derivatives_part8_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -15523,6 +15479,7 @@ unsafe fn constrained_residual_derivatives_part8_avx(
 ) {
     constrained_residual_derivatives_part8_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part8`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -15964,6 +15921,7 @@ fn constrained_residual_derivatives_part8_body(
     out.3[14][2] = qd[1] * live[711] + qd[19] * live[666] - t1312 - 2.0 * t1311;
     out.3[14][20] = qd[19] * live[246] - 2.0 * t1201;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part9(
     d: &Derived,
@@ -15991,6 +15949,7 @@ fn constrained_residual_derivatives_part9(
     }
     constrained_residual_derivatives_part9_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -16010,6 +15969,7 @@ unsafe fn constrained_residual_derivatives_part9_avx(
 ) {
     constrained_residual_derivatives_part9_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part9`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -16339,6 +16299,7 @@ fn constrained_residual_derivatives_part9_body(
     out.1[18][20] = live[81] * (2.0 * live[845] - t1341);
     out.1[20][18] = live[81] * (t1341 - 2.0 * live[845]);
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part10(
     d: &Derived,
@@ -16366,6 +16327,7 @@ fn constrained_residual_derivatives_part10(
     }
     constrained_residual_derivatives_part10_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -16385,6 +16347,7 @@ unsafe fn constrained_residual_derivatives_part10_avx(
 ) {
     constrained_residual_derivatives_part10_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part10`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -16699,6 +16662,7 @@ fn constrained_residual_derivatives_part10_body(
     live[1483] = t1624;
     live[1484] = t1625;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part11(
     d: &Derived,
@@ -16726,6 +16690,7 @@ fn constrained_residual_derivatives_part11(
     }
     constrained_residual_derivatives_part11_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part11`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -16745,6 +16710,7 @@ unsafe fn constrained_residual_derivatives_part11_avx(
 ) {
     constrained_residual_derivatives_part11_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part11`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -17062,6 +17028,7 @@ fn constrained_residual_derivatives_part11_body(
     live[1633] = t1774;
     live[1634] = t1775;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part12(
     d: &Derived,
@@ -17089,6 +17056,7 @@ fn constrained_residual_derivatives_part12(
     }
     constrained_residual_derivatives_part12_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part12`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -17108,6 +17076,7 @@ unsafe fn constrained_residual_derivatives_part12_avx(
 ) {
     constrained_residual_derivatives_part12_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part12`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -17495,6 +17464,7 @@ fn constrained_residual_derivatives_part12_body(
     live[1771] = t1924;
     live[1772] = t1925;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part13(
     d: &Derived,
@@ -17522,6 +17492,7 @@ fn constrained_residual_derivatives_part13(
     }
     constrained_residual_derivatives_part13_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part13`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -17541,6 +17512,7 @@ unsafe fn constrained_residual_derivatives_part13_avx(
 ) {
     constrained_residual_derivatives_part13_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part13`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -17994,6 +17966,7 @@ fn constrained_residual_derivatives_part13_body(
     out.1[19][20] = t2047;
     out.1[20][19] = -t2047;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part14(
     d: &Derived,
@@ -18021,6 +17994,7 @@ fn constrained_residual_derivatives_part14(
     }
     constrained_residual_derivatives_part14_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part14`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -18040,6 +18014,7 @@ unsafe fn constrained_residual_derivatives_part14_avx(
 ) {
     constrained_residual_derivatives_part14_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part14`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -18412,6 +18387,7 @@ fn constrained_residual_derivatives_part14_body(
         + live[760] * (live[1831] + live[1832]) - t2118;
     out.0[2][0] = t2119 - live[5] * d.k13;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part15(
     d: &Derived,
@@ -18439,6 +18415,7 @@ fn constrained_residual_derivatives_part15(
     }
     constrained_residual_derivatives_part15_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part15`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -18458,6 +18435,7 @@ unsafe fn constrained_residual_derivatives_part15_avx(
 ) {
     constrained_residual_derivatives_part15_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part15`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -18846,6 +18824,7 @@ fn constrained_residual_derivatives_part15_body(
     out.0[18][0] = t2255;
     out.0[19][0] = t2257;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part16(
     d: &Derived,
@@ -18873,6 +18852,7 @@ fn constrained_residual_derivatives_part16(
     }
     constrained_residual_derivatives_part16_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part16`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -18892,6 +18872,7 @@ unsafe fn constrained_residual_derivatives_part16_avx(
 ) {
     constrained_residual_derivatives_part16_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part16`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -19255,6 +19236,7 @@ fn constrained_residual_derivatives_part16_body(
             * (live[97] * t2503 + live[99] * t2505 + live[101] * t2507
                 - live[106] * t2509) - live[688] - live[1091] * live[1443];
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part17(
     d: &Derived,
@@ -19282,6 +19264,7 @@ fn constrained_residual_derivatives_part17(
     }
     constrained_residual_derivatives_part17_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part17`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -19301,6 +19284,7 @@ unsafe fn constrained_residual_derivatives_part17_avx(
 ) {
     constrained_residual_derivatives_part17_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part17`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -19697,6 +19681,7 @@ fn constrained_residual_derivatives_part17_body(
             * (live[97] * t2662 + live[99] * t2663 + live[101] * t2664
                 - live[106] * t2665) - live[1099] * live[1523];
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part18(
     d: &Derived,
@@ -19724,6 +19709,7 @@ fn constrained_residual_derivatives_part18(
     }
     constrained_residual_derivatives_part18_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part18`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -19743,6 +19729,7 @@ unsafe fn constrained_residual_derivatives_part18_avx(
 ) {
     constrained_residual_derivatives_part18_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part18`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -20078,6 +20065,7 @@ fn constrained_residual_derivatives_part18_body(
     live[2596] = t2824;
     live[2597] = t2825;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part19(
     d: &Derived,
@@ -20105,6 +20093,7 @@ fn constrained_residual_derivatives_part19(
     }
     constrained_residual_derivatives_part19_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part19`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -20124,6 +20113,7 @@ unsafe fn constrained_residual_derivatives_part19_avx(
 ) {
     constrained_residual_derivatives_part19_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part19`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -20489,6 +20479,7 @@ fn constrained_residual_derivatives_part19_body(
             - live[91] * live[1277] - q[5] * live[1655] - live[88] * live[1279]
             - q[4] * live[1667] - live[106] * t2908);
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part20(
     d: &Derived,
@@ -20516,6 +20507,7 @@ fn constrained_residual_derivatives_part20(
     }
     constrained_residual_derivatives_part20_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part20`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -20535,6 +20527,7 @@ unsafe fn constrained_residual_derivatives_part20_avx(
 ) {
     constrained_residual_derivatives_part20_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part20`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -20886,6 +20879,7 @@ fn constrained_residual_derivatives_part20_body(
         - lambda[8] * t2979 - lambda[9] * t3004 - lambda[10] * t3009 - lambda[11] * t3014
         - lambda[12] * t3039 - lambda[13] * t3044 - lambda[14] * t3049;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part21(
     d: &Derived,
@@ -20913,6 +20907,7 @@ fn constrained_residual_derivatives_part21(
     }
     constrained_residual_derivatives_part21_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part21`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -20932,6 +20927,7 @@ unsafe fn constrained_residual_derivatives_part21_avx(
 ) {
     constrained_residual_derivatives_part21_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part21`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -21332,6 +21328,7 @@ fn constrained_residual_derivatives_part21_body(
         - lambda[10] * t3263 - lambda[11] * t3264 - lambda[12] * t3265
         - lambda[13] * t3266 - lambda[14] * t3267;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part22(
     d: &Derived,
@@ -21359,6 +21356,7 @@ fn constrained_residual_derivatives_part22(
     }
     constrained_residual_derivatives_part22_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part22`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -21378,6 +21376,7 @@ unsafe fn constrained_residual_derivatives_part22_avx(
 ) {
     constrained_residual_derivatives_part22_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part22`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -22129,6 +22128,7 @@ fn constrained_residual_derivatives_part22_body(
         - lambda[14] * t3422;
     out.0[5][6] = -lambda[0] * t3423 - lambda[1] * t3424 - lambda[2] * t3425;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part23(
     d: &Derived,
@@ -22156,6 +22156,7 @@ fn constrained_residual_derivatives_part23(
     }
     constrained_residual_derivatives_part23_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part23`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -22175,6 +22176,7 @@ unsafe fn constrained_residual_derivatives_part23_avx(
 ) {
     constrained_residual_derivatives_part23_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part23`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -22868,6 +22870,7 @@ fn constrained_residual_derivatives_part23_body(
                 - live[90] * live[1567] - live[104] * live[1569] - q[3] * live[1793]
                 - live[89] * live[1571] - q[5] * live[1795] - live[106] * live[2936]);
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part24(
     d: &Derived,
@@ -22895,6 +22898,7 @@ fn constrained_residual_derivatives_part24(
     }
     constrained_residual_derivatives_part24_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part24`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -22914,6 +22918,7 @@ unsafe fn constrained_residual_derivatives_part24_avx(
 ) {
     constrained_residual_derivatives_part24_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part24`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -23847,6 +23852,7 @@ fn constrained_residual_derivatives_part24_body(
                 - live[89] * live[1587] - q[5] * live[1799] - live[106] * live[2941])
         - qd[18] * live[3321];
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part25(
     d: &Derived,
@@ -23874,6 +23880,7 @@ fn constrained_residual_derivatives_part25(
     }
     constrained_residual_derivatives_part25_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part25`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -23893,6 +23900,7 @@ unsafe fn constrained_residual_derivatives_part25_avx(
 ) {
     constrained_residual_derivatives_part25_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part25`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -24741,6 +24749,7 @@ fn constrained_residual_derivatives_part25_body(
             * (live[97] * live[2385] + live[99] * live[2386] + live[101] * live[2387]
                 - live[106] * live[2388]) - qd[12] * live[2160] - t3841;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part26(
     d: &Derived,
@@ -24768,6 +24777,7 @@ fn constrained_residual_derivatives_part26(
     }
     constrained_residual_derivatives_part26_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part26`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -24787,6 +24797,7 @@ unsafe fn constrained_residual_derivatives_part26_avx(
 ) {
     constrained_residual_derivatives_part26_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part26`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -25653,6 +25664,7 @@ fn constrained_residual_derivatives_part26_body(
             * (live[97] * live[2412] + live[99] * live[2413] + live[101] * live[2414]
                 - live[106] * live[2415]) - qd[15] * live[2164] - t3975;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part27(
     d: &Derived,
@@ -25680,6 +25692,7 @@ fn constrained_residual_derivatives_part27(
     }
     constrained_residual_derivatives_part27_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part27`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -25699,6 +25712,7 @@ unsafe fn constrained_residual_derivatives_part27_avx(
 ) {
     constrained_residual_derivatives_part27_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part27`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -26607,6 +26621,7 @@ fn constrained_residual_derivatives_part27_body(
                 - live[101] * live[3019]) - qd[0] * live[2040] - qd[1] * live[2168]
         - t4174;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part28(
     d: &Derived,
@@ -26634,6 +26649,7 @@ fn constrained_residual_derivatives_part28(
     }
     constrained_residual_derivatives_part28_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part28`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -26653,6 +26669,7 @@ unsafe fn constrained_residual_derivatives_part28_avx(
 ) {
     constrained_residual_derivatives_part28_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part28`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -27079,16 +27096,10 @@ fn constrained_residual_derivatives_part28_body(
             * (live[97] * live[1532] + live[99] * live[1540] + live[101] * live[1545]
                 - live[106] * live[1551]) - live[3621] - t4176;
 }
+
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
-pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 512,
-    add: 406,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount { mul: 512, add: 406, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
 /// the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
@@ -27106,6 +27117,7 @@ pub fn standard_regressor(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -27122,6 +27134,7 @@ pub fn standard_regressor_with(
     }
     standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -27137,6 +27150,7 @@ unsafe fn standard_regressor_with_avx(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`standard_regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -30207,16 +30221,10 @@ fn standard_regressor_with_body(
         ],
     ]
 }
+
 /// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
 /// the header) from the bodies' inertias in `p`: the combinations of the
 /// standard parameters that the joint forces determine, `τ = regressor · β`.
@@ -30227,6 +30235,7 @@ pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
 pub fn base_parameters(p: &Params) -> [Real; NBP] {
     base_parameters_with(&p.derived())
 }
+
 /// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
 pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
     let p = &d.params;
@@ -30320,16 +30329,10 @@ pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
         d.k11,
     ]
 }
+
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 477,
-    add: 387,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 477, add: 387, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
@@ -30346,6 +30349,7 @@ pub fn regressor(
 ) -> [[Real; NBP]; NV] {
     regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -30362,6 +30366,7 @@ pub fn regressor_with(
     }
     regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -30377,6 +30382,7 @@ unsafe fn regressor_with_avx(
 ) -> [[Real; NBP]; NV] {
     regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -32491,6 +32497,7 @@ fn regressor_with_body(
         ],
     ]
 }
+
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -32505,17 +32512,11 @@ pub struct Linearization {
     /// `B = ∂ẋ/∂τ`, `2 NV × NV`: zero above, `M(q)⁻¹` below.
     pub b: [[Real; NV]; 2 * NV],
 }
+
 /// Operation count of [`linearization_with`] (and of [`linearization`]
 /// after [`OPS_DERIVED`]).
-pub const OPS_LINEARIZATION: OpCount = OpCount {
-    mul: 2652,
-    add: 1735,
-    div: 21,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_LINEARIZATION: OpCount = OpCount { mul: 2652, add: 1735, div: 21, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The state-space matrices `A` and `B` at `(q, q̇, τ)` (see
 /// [`Linearization`]), from [`forward_dynamics_derivatives_with`].
 ///
@@ -32530,6 +32531,7 @@ pub fn linearization(
 ) -> Linearization {
     linearization_with(&p.derived(), q, qd, tau)
 }
+
 /// [`linearization`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn linearization_with(
@@ -32562,11 +32564,13 @@ pub fn linearization_with(
     a[5][4] = -0.5 * qd[3];
     Linearization { a, b }
 }
+
 /// The prescribed coordinates' positions, rates and accelerations at
 /// time `t`: none, the spec has no `[motion]` (`NP = 0`).
 pub fn prescribed_motion(p: &Params, t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
     prescribed_motion_with(&p.derived(), t)
 }
+
 /// [`prescribed_motion`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn prescribed_motion_with(
@@ -32575,6 +32579,7 @@ pub fn prescribed_motion_with(
 ) -> ([Real; NP], [Real; NP], [Real; NP]) {
     ([], [], [])
 }
+
 /// Every acceleration and the drive forces at time `t`: with no
 /// coordinate prescribed (`NP = 0`), the forward dynamics and no
 /// drive force.
@@ -32587,6 +32592,7 @@ pub fn mixed_dynamics(
 ) -> ([Real; NV], [Real; NP]) {
     mixed_dynamics_with(&p.derived(), t, q, qd, tau)
 }
+
 /// [`mixed_dynamics`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn mixed_dynamics_with(
@@ -32598,12 +32604,14 @@ pub fn mixed_dynamics_with(
 ) -> ([Real; NV], [Real; NP]) {
     (forward_dynamics_with(d, q, qd, tau), [])
 }
+
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations
 /// are inconsistent (a configuration the loops cannot take), or the
 /// independent coordinates do not parametrise the motion there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Singular;
+
 /// `L` with `A = L Lᵀ`, in the lower triangle of `a`; `false` when
 /// `A` is not positive definite.
 fn cholesky<const N: usize>(a: &mut [[Real; N]; N]) -> bool {
@@ -32627,6 +32635,7 @@ fn cholesky<const N: usize>(a: &mut [[Real; N]; N]) -> bool {
     }
     true
 }
+
 /// `b ← (L Lᵀ)⁻¹ b` for the factor `l` of [`cholesky`].
 fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
     for i in 0..N {
@@ -32644,6 +32653,7 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
         b[i] = sum / l[i][i];
     }
 }
+
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
 /// `1e-10` of the largest are zero, provided their equations hold
@@ -32732,6 +32742,7 @@ fn semidefinite_solve<const N: usize>(
     }
     if x.iter().all(|v| v.is_finite()) { Ok(x) } else { Err(Singular) }
 }
+
 /// The closed solve of `M q̈ = f + Jᵀλ`, `J q̈ = −b`: `q̈` and `λ`
 /// from the mass matrix `factor` (factored in place; for a mixed
 /// solve its free block, the prescribed rows and columns the
@@ -32776,18 +32787,12 @@ fn closed_solve(
     }
     Ok((qdd, lambda))
 }
+
 /// Operation count of [`constrained_forward_dynamics_with`] at full
 /// constraint rank (the called functions included; see the module's
 /// table).
-pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 17914,
-    add: 16766,
-    div: 1017,
-    sqrt: 36,
-    sin: 36,
-    cos: 36,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount { mul: 17914, add: 16766, div: 1017, sqrt: 36, sin: 36, cos: 36, exp: 0 };
+
 /// The accelerations q̈ and multipliers λ of the closed mechanism:
 /// `M q̈ + bias = τ + Jᵀλ` with `J q̈ + J̇ q̇ = 0` (exactly; integrate
 /// with drift control). λ are the cut joints' reactions in the rows
@@ -32801,6 +32806,7 @@ pub fn constrained_forward_dynamics(
 ) -> Result<([Real; NV], [Real; NC]), Singular> {
     constrained_forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`constrained_forward_dynamics`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn constrained_forward_dynamics_with(
@@ -32816,17 +32822,11 @@ pub fn constrained_forward_dynamics_with(
     let (qdd, lambda) = closed_solve(terms.mass_matrix, free, &jacobian, &bias)?;
     Ok((qdd, lambda))
 }
+
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
-pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 17954,
-    add: 16791,
-    div: 1017,
-    sqrt: 36,
-    sin: 46,
-    cos: 46,
-    exp: 0,
-};
+pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount { mul: 17954, add: 16791, div: 1017, sqrt: 36, sin: 46, cos: 46, exp: 0 };
+
 /// For every cut joint (order of `CUT_JOINTS`), the force (first
 /// three) and moment (last three) its parent body exerts on its child
 /// body, in ground axes, the moment about the joint frame's origin on
@@ -32841,6 +32841,7 @@ pub fn cut_joint_reactions(
 ) -> Result<[[Real; 6]; N_CUT], Singular> {
     cut_joint_reactions_with(&p.derived(), q, qd, tau)
 }
+
 /// [`cut_joint_reactions`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn cut_joint_reactions_with(
@@ -32852,15 +32853,19 @@ pub fn cut_joint_reactions_with(
     let (_, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
     Ok(reactions_of_multipliers_with(d, q, &lambda))
 }
+
 /// Number of independent coordinates.
 pub const N_INDEPENDENT: usize = 6;
+
 /// Number of dependent coordinates: the velocity coordinates that
 /// are not in `INDEPENDENT`.
 pub const N_DEPENDENT: usize = 15;
+
 /// Velocity indices of the dependent coordinates, ascending.
 pub const DEPENDENT: [usize; N_DEPENDENT] = [
     0, 1, 3, 4, 5, 6, 7, 9, 10, 12, 13, 15, 16, 18, 19,
 ];
+
 /// `X` with `q̇_dependent = X q̇_independent` on `J q̇ = 0`: the
 /// least-squares solution of `J_d X = −J_i` (exact on a closed
 /// mechanism; redundant rows allowed). `Err` where the independent
@@ -32910,16 +32915,10 @@ fn dependent_map(
     }
     if map.iter().flatten().all(|v| v.is_finite()) { Ok(map) } else { Err(Singular) }
 }
+
 /// Operation count of [`dependent_velocities_with`].
-pub const OPS_DEPENDENT_VELOCITIES: OpCount = OpCount {
-    mul: 7586,
-    add: 7231,
-    div: 285,
-    sqrt: 15,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_DEPENDENT_VELOCITIES: OpCount = OpCount { mul: 7586, add: 7231, div: 285, sqrt: 15, sin: 12, cos: 12, exp: 0 };
+
 /// Every velocity coordinate from the independent ones
 /// (`INDEPENDENT` order), so that `J q̇ = 0`: `q̇ = G(q) q̇_independent`.
 pub fn dependent_velocities(
@@ -32929,6 +32928,7 @@ pub fn dependent_velocities(
 ) -> Result<[Real; NV], Singular> {
     dependent_velocities_with(&p.derived(), q, qd_independent)
 }
+
 /// [`dependent_velocities`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn dependent_velocities_with(
@@ -32956,16 +32956,10 @@ pub fn dependent_velocities_with(
     }
     Ok(qd)
 }
+
 /// Operation count of [`constrained_inverse_dynamics_with`].
-pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 7968,
-    add: 7465,
-    div: 285,
-    sqrt: 15,
-    sin: 24,
-    cos: 24,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount { mul: 7968, add: 7465, div: 285, sqrt: 15, sin: 24, cos: 24, exp: 0 };
+
 /// The forces of the independent (actuated) coordinates, in
 /// `INDEPENDENT` order, that move the closed mechanism with `q̈`
 /// (a motion consistent with the constraints: `J q̇ = 0`,
@@ -32980,6 +32974,7 @@ pub fn constrained_inverse_dynamics(
 ) -> Result<[Real; N_INDEPENDENT], Singular> {
     constrained_inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`constrained_inverse_dynamics`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn constrained_inverse_dynamics_with(
@@ -33005,6 +33000,7 @@ pub fn constrained_inverse_dynamics_with(
     }
     Ok(forces)
 }
+
 /// The derivatives of the constrained motion at one state, in tree
 /// coordinates (`∂/∂q` in velocity coordinates, as every derivative
 /// of the module).
@@ -33019,17 +33015,11 @@ pub struct ConstrainedDerivatives {
     /// `∂λ/∂q̇`.
     pub multipliers_by_velocity: ConstraintMatrix,
 }
+
 /// Operation count of [`constrained_forward_dynamics_derivatives_with`]
 /// at full constraint rank (the called functions included).
-pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 125254,
-    add: 120907,
-    div: 9291,
-    sqrt: 687,
-    sin: 77,
-    cos: 77,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 125254, add: 120907, div: 9291, sqrt: 687, sin: 77, cos: 77, exp: 0 };
+
 /// The derivatives of [`constrained_forward_dynamics`] in the state,
 /// with `tau` held: of the accelerations and of the multipliers.
 /// `Err` where the constrained dynamics has no solution.
@@ -33041,6 +33031,7 @@ pub fn constrained_forward_dynamics_derivatives(
 ) -> Result<ConstrainedDerivatives, Singular> {
     constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`constrained_forward_dynamics_derivatives`] with the parameter
 /// groups already computed by [`Params::derived`].
 pub fn constrained_forward_dynamics_derivatives_with(
@@ -33141,6 +33132,7 @@ pub fn constrained_forward_dynamics_derivatives_with(
 pub fn avx_copies() -> bool {
     avx::usable().is_some()
 }
+
 /// Turns the AVX copies of [`avx_copies`] off (`false`), for one
 /// code path whatever the processor (timing analysis, comparisons),
 /// or back on (`true`, the default: they run where the processor
@@ -33149,6 +33141,7 @@ pub fn avx_copies() -> bool {
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
 }
+
 /// What the statements of a function with an AVX copy compute
 /// by their instruction set: the build's routines
 /// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
@@ -33159,15 +33152,18 @@ trait Lanes: Copy {
     /// The sines and cosines of `a`, `b`, `c` and `d`.
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
 }
+
 /// The build's own routines: the module's helpers.
 #[derive(Clone, Copy)]
 struct BuildLanes;
+
 impl Lanes for BuildLanes {
     #[inline(always)]
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
         sin_cos_quad(a, b, c, d)
     }
 }
+
 /// Whether the AVX copies may run, asked of the processor once and
 /// remembered.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -33253,6 +33249,7 @@ mod avx {
         false
     }
 }
+
 /// Builds without AVX copies: nothing to ask or to turn off.
 #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
 mod avx {
@@ -33263,12 +33260,14 @@ mod avx {
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
 }
+
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
 fn sin_cos(x: Real) -> (Real, Real) {
     libm::Libm::<Real>::sincos(x)
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// by the module's `sin_cos` (`libm`; this target has no routine of its
 /// own for two at once).
@@ -33278,6 +33277,7 @@ fn sin_cos(x: Real) -> (Real, Real) {
 pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// both in the two lanes of SSE2 registers (x86-64's baseline): one
 /// reduction by π/2 for both (Cody–Waite, π/2 to about 87 bits, exact
@@ -33381,6 +33381,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
         )
     }
 }
+
 /// [`sin_cos_pair`] by the module's `sin_cos` (`libm`), for the angles the
 /// two-lane routine leaves to it; out of line, so that the rare case does not bloat every call site.
 #[cfg(target_arch = "x86_64")]
@@ -33389,6 +33390,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
 /// build does not enable AVX2). Public, like the AVX2 routine it stands
 /// for, which tests measure.
@@ -33399,6 +33401,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     let (third, fourth) = sin_cos_pair(c, d);
     [first, second, third, fourth]
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers
 /// ([`sin_cos_quad_avx2`]), for builds that enable AVX2. Public so that
 /// tests can hold it to `libm` (`tests/trigonometry.rs`).
@@ -33407,6 +33410,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     unsafe { sin_cos_quad_avx2(a, b, c, d) }
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers:
 /// [`sin_cos_pair`]'s arithmetic (its results bit for bit), twice as wide;
 /// `libm` for all four angles where any is beyond 2²⁰ rad, not finite, ±0,
@@ -33536,6 +33540,7 @@ pub unsafe fn sin_cos_quad_avx2(
         ]
     }
 }
+
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.
@@ -33545,11 +33550,13 @@ pub unsafe fn sin_cos_quad_avx2(
 fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     [sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]
 }
+
 /// Trigonometry of this module, by `libm`: the sine of `x`.
 #[inline(always)]
 fn sin(x: Real) -> Real {
     libm::Libm::<Real>::sin(x)
 }
+
 /// Trigonometry of this module, by `libm`: the cosine of `x`.
 #[inline(always)]
 fn cos(x: Real) -> Real {

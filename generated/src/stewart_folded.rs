@@ -185,11 +185,14 @@
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
 pub type Real = f64;
+
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 22;
+
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 21;
+
 /// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
 /// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = [
@@ -215,6 +218,7 @@ pub const COORDINATE_NAMES: [&str; NV] = [
     "u6_2",
     "s6",
 ];
+
 /// Position coordinate names, in the order of `q`; the same as
 /// `COORDINATE_NAMES` unless a joint stores a quaternion.
 pub const POSITION_NAMES: [&str; NQ] = [
@@ -241,9 +245,11 @@ pub const POSITION_NAMES: [&str; NQ] = [
     "u6_2",
     "s6",
 ];
+
 /// Index in `q` of the first component (`qx`) of every unit quaternion
 /// (scalar last), which an integrator renormalises after each step.
 pub const QUATERNIONS: [usize; 1] = [3];
+
 /// The spec's initial positions (`[initial]`; zeros and identity
 /// quaternions by default), in the order of `q`.
 pub const INITIAL_POSITIONS: [Real; NQ] = [
@@ -270,6 +276,7 @@ pub const INITIAL_POSITIONS: [Real; NQ] = [
     0.39228781732046797,
     0.6695157256200865,
 ];
+
 /// The spec's initial velocities (`[initial]`; zeros by default), in
 /// the order of `qd`.
 pub const INITIAL_VELOCITIES: [Real; NV] = [
@@ -295,8 +302,10 @@ pub const INITIAL_VELOCITIES: [Real; NV] = [
     0.0,
     0.0,
 ];
+
 /// Number of moving bodies.
 pub const NB: usize = 13;
+
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = [
@@ -314,13 +323,17 @@ pub const BODY_NAMES: [&str; NB] = [
     "cylinder6",
     "piston6",
 ];
+
 /// Number of loop-closure constraints `Ψ(q) = 0` (rows that vanish
 /// identically are not counted).
 pub const NC: usize = 15;
+
 /// Number of cut joints: one per independent kinematic loop.
 pub const N_CUT: usize = 5;
+
 /// The cut joints, in the order of `cut_joint_reactions`.
 pub const CUT_JOINTS: [&str; N_CUT] = ["ball2", "ball3", "ball4", "ball5", "ball6"];
+
 /// Constraint names (`<cut joint>.<component>`: `fx` a force along the
 /// joint frame's x axis, `my` a moment about its y axis, …), in the
 /// order of `constraints` and of the multipliers.
@@ -341,25 +354,32 @@ pub const CONSTRAINT_NAMES: [&str; NC] = [
     "ball6.fy",
     "ball6.fz",
 ];
+
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 6] = [2, 8, 11, 14, 17, 20];
+
 /// An `NC × NV` matrix, one row per constraint (row-major): the
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+
 /// Number of coordinates the spec's `[motion]` prescribes as
 /// functions of time (zero without `[motion]`).
 pub const NP: usize = 0;
+
 /// Velocity indices of the prescribed coordinates, in the order of
 /// `prescribed_motion` and of the drive forces of `mixed_dynamics`.
 pub const PRESCRIBED: [usize; NP] = [];
+
 /// Indices in `q` of the prescribed coordinates' positions (each its
 /// coordinate's rate is its velocity), in the order of `PRESCRIBED`.
 pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
+
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
 pub const NBP: usize = 87;
+
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -454,26 +474,32 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "piston6.my",
     "piston6.mz",
 ];
+
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
+
 /// Contact names (`<joint>.lower`, `<joint>.upper`,
 /// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
 /// order of `contact_gaps`.
 pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+
 /// Whether any joint applies a force of its own (`limit_forces` or
 /// `friction_forces` not identically zero): without any, and without
 /// `[forces]`, a passive motion conserves energy.
 pub const HAS_JOINT_FORCES: bool = false;
+
 /// Whether the spec has a `[forces]` table (`applied_forces` is zero
 /// otherwise): what `sharnir_runtime::model!` reads, so that a
 /// model's forces cannot be left out.
 pub const HAS_APPLIED_FORCES: bool = true;
+
 /// Whether the mechanism has closed loops (`NC`, `constraints`, …):
 /// its `forward_dynamics` is then its spanning tree's, and a
 /// simulation must close the loops (`sharnir_runtime::model!(…,
 /// loops)` refuses to compile without it).
 pub const HAS_LOOPS: bool = true;
+
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -482,10 +508,12 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+
 /// An `NV × NV` matrix over the velocity coordinates, row-major (row:
 /// output, column: coordinate): what the derivative functions and
 /// `mass_matrix_inverse` return.
 pub type JointMatrix = [[Real; NV]; NV];
+
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -497,6 +525,7 @@ pub struct JointSpace {
     /// `g(q)`.
     pub gravity: [Real; NV],
 }
+
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -516,128 +545,131 @@ pub struct OpCount {
     /// Exponentials (the contact law of `limit_forces`).
     pub exp: u32,
 }
+
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
+
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
-    /// Parameter group 0.
+    /// Parameter group 0: `cos(0.25·π)`.
     pub k0: Real,
-    /// Parameter group 1.
+    /// Parameter group 1: `sin(0.25·π)`.
     pub k1: Real,
-    /// Parameter group 2.
+    /// Parameter group 2: `0.9·sin(0.25·π)² + 0.307583333333`.
     pub k2: Real,
-    /// Parameter group 3.
+    /// Parameter group 3: `cos(0.25·π)·sin(0.25·π)`.
     pub k3: Real,
-    /// Parameter group 4.
+    /// Parameter group 4: `0.9·cos(0.25·π)² + 0.307583333333`.
     pub k4: Real,
-    /// Parameter group 5.
+    /// Parameter group 5: `0.9·cos(0.25·π)·sin(0.25·π)`.
     pub k5: Real,
-    /// Parameter group 6.
+    /// Parameter group 6 (its formula is long: see `Params::derived`).
     pub k6: Real,
-    /// Parameter group 7.
+    /// Parameter group 7 (its formula is long: see `Params::derived`).
     pub k7: Real,
-    /// Parameter group 8.
+    /// Parameter group 8 (its formula is long: see `Params::derived`).
     pub k8: Real,
-    /// Parameter group 9.
+    /// Parameter group 9 (its formula is long: see `Params::derived`).
     pub k9: Real,
-    /// Parameter group 10.
+    /// Parameter group 10 (its formula is long: see `Params::derived`).
     pub k10: Real,
-    /// Parameter group 11.
+    /// Parameter group 11: `−5.95041322314·sin(0.25·π)² + 10`.
     pub k11: Real,
-    /// Parameter group 12.
+    /// Parameter group 12: `−5.95041322314·cos(0.25·π)² + 10`.
     pub k12: Real,
-    /// Parameter group 13.
+    /// Parameter group 13 (its formula is long: see `Params::derived`).
     pub k13: Real,
-    /// Parameter group 14.
+    /// Parameter group 14 (its formula is long: see `Params::derived`).
     pub k14: Real,
-    /// Parameter group 15.
+    /// Parameter group 15 (its formula is long: see `Params::derived`).
     pub k15: Real,
-    /// Parameter group 16.
+    /// Parameter group 16 (its formula is long: see `Params::derived`).
     pub k16: Real,
-    /// Parameter group 17.
+    /// Parameter group 17: `0.5·cos(0.0833333333333·π)`.
     pub k17: Real,
-    /// Parameter group 18.
+    /// Parameter group 18: `−0.5·sin(0.0833333333333·π)`.
     pub k18: Real,
-    /// Parameter group 19.
+    /// Parameter group 19: `0.5·sin(0.0833333333333·π)`.
     pub k19: Real,
-    /// Parameter group 20.
+    /// Parameter group 20: `0.5·cos(0.583333333333·π)`.
     pub k20: Real,
-    /// Parameter group 21.
+    /// Parameter group 21: `0.5·sin(0.583333333333·π)`.
     pub k21: Real,
-    /// Parameter group 22.
+    /// Parameter group 22: `0.5·cos(0.75·π)`.
     pub k22: Real,
-    /// Parameter group 23.
+    /// Parameter group 23: `0.5·sin(0.75·π)`.
     pub k23: Real,
-    /// Parameter group 24.
+    /// Parameter group 24: `0.5·cos(1.25·π)`.
     pub k24: Real,
-    /// Parameter group 25.
+    /// Parameter group 25: `0.5·sin(1.25·π)`.
     pub k25: Real,
-    /// Parameter group 26.
+    /// Parameter group 26: `0.5·cos(1.41666666667·π)`.
     pub k26: Real,
-    /// Parameter group 27.
+    /// Parameter group 27: `0.5·sin(1.41666666667·π)`.
     pub k27: Real,
-    /// Parameter group 28.
+    /// Parameter group 28: `−sin(0.0833333333333·π)`.
     pub k28: Real,
-    /// Parameter group 29.
+    /// Parameter group 29: `−0.3·cos(0.25·π) + 0.3·cos(0.416666666667·π)`.
     pub k29: Real,
-    /// Parameter group 30.
+    /// Parameter group 30: `0.3·sin(0.25·π) + 0.3·sin(0.416666666667·π)`.
     pub k30: Real,
-    /// Parameter group 31.
+    /// Parameter group 31: `0.5·cos(0.0833333333333·π) − 0.5·cos(0.583333333333·π)`.
     pub k31: Real,
-    /// Parameter group 32.
+    /// Parameter group 32: `−0.5·sin(0.0833333333333·π) − 0.5·sin(0.583333333333·π)`.
     pub k32: Real,
-    /// Parameter group 33.
+    /// Parameter group 33: `−0.3·cos(0.25·π) + 0.3·cos(0.916666666667·π)`.
     pub k33: Real,
-    /// Parameter group 34.
+    /// Parameter group 34: `0.3·sin(0.25·π) + 0.3·sin(0.916666666667·π)`.
     pub k34: Real,
-    /// Parameter group 35.
+    /// Parameter group 35: `0.5·cos(0.0833333333333·π) − 0.5·cos(0.75·π)`.
     pub k35: Real,
-    /// Parameter group 36.
+    /// Parameter group 36: `−0.5·sin(0.0833333333333·π) − 0.5·sin(0.75·π)`.
     pub k36: Real,
-    /// Parameter group 37.
+    /// Parameter group 37: `−0.3·cos(0.25·π) + 0.3·cos(1.08333333333·π)`.
     pub k37: Real,
-    /// Parameter group 38.
+    /// Parameter group 38: `0.3·sin(0.25·π) + 0.3·sin(1.08333333333·π)`.
     pub k38: Real,
-    /// Parameter group 39.
+    /// Parameter group 39: `0.5·cos(0.0833333333333·π) − 0.5·cos(1.25·π)`.
     pub k39: Real,
-    /// Parameter group 40.
+    /// Parameter group 40: `−0.5·sin(0.0833333333333·π) − 0.5·sin(1.25·π)`.
     pub k40: Real,
-    /// Parameter group 41.
+    /// Parameter group 41: `−0.3·cos(0.25·π) + 0.3·cos(1.58333333333·π)`.
     pub k41: Real,
-    /// Parameter group 42.
+    /// Parameter group 42: `0.3·sin(0.25·π) + 0.3·sin(1.58333333333·π)`.
     pub k42: Real,
-    /// Parameter group 43.
+    /// Parameter group 43: `0.5·cos(0.0833333333333·π) − 0.5·cos(1.41666666667·π)`.
     pub k43: Real,
-    /// Parameter group 44.
+    /// Parameter group 44: `−0.5·sin(0.0833333333333·π) − 0.5·sin(1.41666666667·π)`.
     pub k44: Real,
-    /// Parameter group 45.
+    /// Parameter group 45: `cos(0.25·π)²`.
     pub k45: Real,
-    /// Parameter group 46.
+    /// Parameter group 46: `sin(0.25·π)²`.
     pub k46: Real,
-    /// Parameter group 47.
+    /// Parameter group 47: `1/(0.9·sin(0.25·π)² + 0.307583333333)`.
     pub k47: Real,
-    /// Parameter group 48.
+    /// Parameter group 48: `cos(0.25·π)·sin(0.25·π)/(0.9·sin(0.25·π)² + 0.307583333333)`.
     pub k48: Real,
-    /// Parameter group 49.
+    /// Parameter group 49: `sin(0.25·π)²/(0.9·sin(0.25·π)² + 0.307583333333)`.
     pub k49: Real,
-    /// Parameter group 50.
+    /// Parameter group 50: `cos(0.25·π)·sin(0.25·π)²/(0.9·sin(0.25·π)² + 0.307583333333)`.
     pub k50: Real,
-    /// Parameter group 51.
+    /// Parameter group 51: `sin(0.25·π)/(0.9·sin(0.25·π)² + 0.307583333333)`.
     pub k51: Real,
-    /// Parameter group 52.
+    /// Parameter group 52 (its formula is long: see `Params::derived`).
     pub k52: Real,
-    /// Parameter group 53.
+    /// Parameter group 53: `cos(0.25·π)²·sin(0.25·π)²/(0.9·sin(0.25·π)² + 0.307583333333)`.
     pub k53: Real,
-    /// Parameter group 54.
+    /// Parameter group 54: `−3·cos(0.25·π)`.
     pub k54: Real,
-    /// Parameter group 55.
+    /// Parameter group 55: `3·sin(0.25·π)`.
     pub k55: Real,
 }
+
 impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
@@ -750,26 +782,13 @@ impl Params {
         }
     }
 }
+
 /// Operation count of [`Params::derived`].
-pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 113,
-    add: 42,
-    div: 2,
-    sqrt: 0,
-    sin: 10,
-    cos: 10,
-    exp: 0,
-};
+pub const OPS_DERIVED: OpCount = OpCount { mul: 113, add: 42, div: 2, sqrt: 0, sin: 10, cos: 10, exp: 0 };
+
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 322,
-    add: 212,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount { mul: 322, add: 212, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 /// revolute joints, forces for prismatic ones, in coordinate order.
 ///
@@ -784,6 +803,7 @@ pub fn inverse_dynamics(
 ) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -800,6 +820,7 @@ pub fn inverse_dynamics_with(
     }
     inverse_dynamics_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -815,6 +836,7 @@ unsafe fn inverse_dynamics_with_avx(
 ) -> [Real; NV] {
     inverse_dynamics_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`inverse_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -994,16 +1016,10 @@ fn inverse_dynamics_with_body(
         0.8 * (9.81 * c_q19 * c_q20 + qdd[20] - t89 * (q[21] - 0.2)),
     ]
 }
+
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 135,
-    add: 83,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 1,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX: OpCount = OpCount { mul: 135, add: 83, div: 0, sqrt: 0, sin: 6, cos: 1, exp: 0 };
+
 /// The joint-space mass matrix M(q), symmetric positive definite, so that
 /// `M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
 ///
@@ -1013,6 +1029,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
+
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let (s_q1, c_q1) = sin_cos(q[1]);
@@ -1561,16 +1578,10 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         ],
     ]
 }
+
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
-pub const OPS_BIAS: OpCount = OpCount {
-    mul: 283,
-    add: 168,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_BIAS: OpCount = OpCount { mul: 283, add: 168, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 /// acceleration zero.
 ///
@@ -1580,6 +1591,7 @@ pub const OPS_BIAS: OpCount = OpCount {
 pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
+
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1591,6 +1603,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     }
     bias_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`bias_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1605,6 +1618,7 @@ unsafe fn bias_with_avx(
 ) -> [Real; NV] {
     bias_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`bias_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1752,16 +1766,10 @@ fn bias_with_body(
         0.8 * (9.81 * c_q19 * c_q20 - t82 * (q[21] - 0.2)),
     ]
 }
+
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 98,
-    add: 40,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_GRAVITY: OpCount = OpCount { mul: 98, add: 40, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -1770,6 +1778,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
+
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q7, c_q7), (s_q8, c_q8)] = sin_cos_quad(
@@ -1848,16 +1857,10 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
         7.848 * (c_q19 * c_q20),
     ]
 }
+
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
-pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 468,
-    add: 267,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_JOINT_SPACE: OpCount = OpCount { mul: 468, add: 267, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The mass matrix, bias and gravity forces of one state in one pass: the
 /// three share every subexpression (sines and cosines, rotations, velocity
 /// products), so this costs less than `mass_matrix`, `bias` and `gravity`
@@ -1869,6 +1872,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
 pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
+
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1880,6 +1884,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     }
     joint_space_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`joint_space_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1894,6 +1899,7 @@ unsafe fn joint_space_with_avx(
 ) -> JointSpace {
     joint_space_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`joint_space_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2604,16 +2610,10 @@ fn joint_space_with_body(
         ],
     }
 }
+
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 598,
-    add: 349,
-    div: 13,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount { mul: 598, add: 349, div: 13, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 /// (articulated-body) method, in O(n) and without forming M(q); they satisfy
 /// `M(q) q̈ + bias(q, q̇) = τ`.
@@ -2629,6 +2629,7 @@ pub fn forward_dynamics(
 ) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2645,6 +2646,7 @@ pub fn forward_dynamics_with(
     }
     forward_dynamics_with_body(BuildLanes, d, q, qd, tau)
 }
+
 /// [`forward_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2660,6 +2662,7 @@ unsafe fn forward_dynamics_with_avx(
 ) -> [Real; NV] {
     forward_dynamics_with_body(avx2, d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2941,16 +2944,10 @@ fn forward_dynamics_with_body(
                 - 0.16 * (t51 * t51 + qd[19] * qd[19])),
     ]
 }
+
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 545,
-    add: 317,
-    div: 0,
-    sqrt: 0,
-    sin: 6,
-    cos: 6,
-    exp: 0,
-};
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount { mul: 545, add: 317, div: 0, sqrt: 0, sin: 6, cos: 6, exp: 0 };
+
 /// The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 /// as passivity-based controllers need (the Christoffel matrix when every velocity
 /// is a coordinate rate).
@@ -2961,6 +2958,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
+
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2976,6 +2974,7 @@ pub fn coriolis_matrix_with(
     }
     coriolis_matrix_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`coriolis_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2990,6 +2989,7 @@ unsafe fn coriolis_matrix_with_avx(
 ) -> [[Real; NV]; NV] {
     coriolis_matrix_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`coriolis_matrix_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -3688,16 +3688,10 @@ fn coriolis_matrix_with_body(
         ],
     ]
 }
+
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
-pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 153,
-    add: 103,
-    div: 0,
-    sqrt: 0,
-    sin: 7,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_ENERGY: OpCount = OpCount { mul: 153, add: 103, div: 0, sqrt: 0, sin: 7, cos: 12, exp: 0 };
+
 /// Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 /// centre of mass is at the ground origin's height.
 ///
@@ -3707,6 +3701,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
 pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
+
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -3718,6 +3713,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     }
     energy_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`energy_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -3732,6 +3728,7 @@ unsafe fn energy_with_avx(
 ) -> (Real, Real) {
     energy_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`energy_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -3834,16 +3831,10 @@ fn energy_with_body(
                     - (s_q0 * t13 + t0 * t16 - t10 * t19) * d.k0),
     )
 }
+
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 93,
-    add: 57,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_BODY_POSES: OpCount = OpCount { mul: 93, add: 57, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -3852,6 +3843,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
+
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q7, c_q7), (s_q8, c_q8)] = sin_cos_quad(
@@ -3993,16 +3985,10 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
     ]
 }
+
 /// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
-pub const OPS_COORDINATE_RATES: OpCount = OpCount {
-    mul: 16,
-    add: 8,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_COORDINATE_RATES: OpCount = OpCount { mul: 16, add: 8, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 /// for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 /// for spherical and free joints. Integrate `q` with them and renormalise
@@ -4014,6 +4000,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
+
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
     _d: &Derived,
@@ -4045,16 +4032,10 @@ pub fn coordinate_rates_with(
         qd[20],
     ]
 }
+
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 172,
-    add: 91,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount { mul: 172, add: 91, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 /// q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 /// all in ground coordinates. A point `p` of the body (ground coordinates,
@@ -4066,6 +4047,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
+
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -4077,6 +4059,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     }
     body_jacobians_with_body(BuildLanes, d, q)
 }
+
 /// [`body_jacobians_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -4090,6 +4073,7 @@ unsafe fn body_jacobians_with_avx(
 ) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with_body(avx2, d, q)
 }
+
 /// The statements of [`body_jacobians_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -5978,16 +5962,10 @@ fn body_jacobians_with_body(
         ],
     ]
 }
+
 /// Operation count of [`applied_forces_with`] (and of [`applied_forces`] after [`OPS_DERIVED`]).
-pub const OPS_APPLIED_FORCES: OpCount = OpCount {
-    mul: 12,
-    add: 12,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_APPLIED_FORCES: OpCount = OpCount { mul: 12, add: 12, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joint forces of the spec's `[forces]` table at time `t` (zero for the
 /// coordinates it does not name): add them to `tau` before `forward_dynamics`,
 /// so that `M q̈ + bias = tau + applied_forces`.
@@ -6003,6 +5981,7 @@ pub fn applied_forces(
 ) -> [Real; NV] {
     applied_forces_with(&p.derived(), t, q, qd)
 }
+
 /// [`applied_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn applied_forces_with(
     _d: &Derived,
@@ -6034,16 +6013,10 @@ pub fn applied_forces_with(
         -40.0 * qd[20] - 20000.0 * (q[21] - 0.66),
     ]
 }
+
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
-pub const OPS_CONTACT_GAPS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_CONTACT_GAPS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
 /// a clearance's boundary or between a gear mesh's flanks, positive while apart
 /// and negative while the contact is pressed in. A contact begins where its gap
@@ -6055,20 +6028,15 @@ pub const OPS_CONTACT_GAPS: OpCount = OpCount {
 pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
+
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
 pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
+
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
-pub const OPS_LIMIT_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_LIMIT_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joint forces of the stops, clearances and gear meshes: each contact pushes
 /// its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
 /// package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
@@ -6081,20 +6049,15 @@ pub const OPS_LIMIT_FORCES: OpCount = OpCount {
 pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
+
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
+
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
-pub const OPS_FRICTION_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_FRICTION_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
 /// every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
 /// regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
@@ -6106,6 +6069,7 @@ pub const OPS_FRICTION_FORCES: OpCount = OpCount {
 pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     friction_forces_with(&p.derived(), q, qd)
 }
+
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn friction_forces_with(
     _d: &Derived,
@@ -6136,16 +6100,10 @@ pub fn friction_forces_with(
         0.0,
     ]
 }
+
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINTS: OpCount = OpCount {
-    mul: 128,
-    add: 94,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_CONSTRAINTS: OpCount = OpCount { mul: 128, add: 94, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The loop-closure constraints Ψ(q), zero when every loop is closed: for every cut
 /// joint, the relative placement of its two frames that the joint does not allow,
 /// in the joint frame on the parent side (rows named by `CONSTRAINT_NAMES`).
@@ -6156,6 +6114,7 @@ pub const OPS_CONSTRAINTS: OpCount = OpCount {
 pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
     constraints_with(&p.derived(), q)
 }
+
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q7, c_q7), (s_q8, c_q8)] = sin_cos_quad(
@@ -6246,16 +6205,10 @@ pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
         s_q20 * t47 + c_q20 * (t51 - t49),
     ]
 }
+
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
-    mul: 951,
-    add: 596,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount { mul: 951, add: 596, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The constraint Jacobian J(q), so that Ψ̇ = J q̇ (velocity coordinates, quasi-
 /// velocities of spherical and free joints included). The generalized force of the
 /// multipliers λ is Jᵀλ: λ are the cut joints' reactions on their child bodies.
@@ -6266,6 +6219,7 @@ pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
 pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     constraint_jacobian_with(&p.derived(), q)
 }
+
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -6277,6 +6231,7 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
     }
     constraint_jacobian_with_body(BuildLanes, d, q)
 }
+
 /// [`constraint_jacobian_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6290,6 +6245,7 @@ unsafe fn constraint_jacobian_with_avx(
 ) -> [[Real; NV]; NC] {
     constraint_jacobian_with_body(avx2, d, q)
 }
+
 /// The statements of [`constraint_jacobian_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -6924,16 +6880,10 @@ fn constraint_jacobian_with_body(
         ],
     ]
 }
+
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
-    mul: 2070,
-    add: 1681,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount { mul: 2070, add: 1681, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// J̇ q̇, so that the accelerations of a closed mechanism satisfy J q̈ + J̇ q̇ = 0.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -6942,6 +6892,7 @@ pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
 pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     constraint_bias_with(&p.derived(), q, qd)
 }
+
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -6953,6 +6904,7 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     }
     constraint_bias_with_body(BuildLanes, d, q, qd)
 }
+
 /// [`constraint_bias_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -6967,6 +6919,7 @@ unsafe fn constraint_bias_with_avx(
 ) -> [Real; NC] {
     constraint_bias_with_body(avx2, d, q, qd)
 }
+
 /// The statements of [`constraint_bias_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -7905,16 +7858,10 @@ fn constraint_bias_with_body(
                             - t43 * t485 - t383 * (t280 + t281))),
     ]
 }
+
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
-pub const OPS_REACTIONS_OF_MULTIPLIERS: OpCount = OpCount {
-    mul: 40,
-    add: 25,
-    div: 0,
-    sqrt: 0,
-    sin: 10,
-    cos: 10,
-    exp: 0,
-};
+pub const OPS_REACTIONS_OF_MULTIPLIERS: OpCount = OpCount { mul: 40, add: 25, div: 0, sqrt: 0, sin: 10, cos: 10, exp: 0 };
+
 /// For every cut joint (order of `CUT_JOINTS`), the force (first three) and moment
 /// (last three) its parent body exerts on its child body, in ground axes, the moment
 /// about the joint frame's origin on the child side, for multipliers `lambda`.
@@ -7929,6 +7876,7 @@ pub fn reactions_of_multipliers(
 ) -> [[Real; 6]; N_CUT] {
     reactions_of_multipliers_with(&p.derived(), q, lambda)
 }
+
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
     _d: &Derived,
@@ -8001,16 +7949,10 @@ pub fn reactions_of_multipliers_with(
         ],
     ]
 }
+
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 1523,
-    add: 883,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 1523, add: 883, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// `(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
 /// `mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
 /// `∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
@@ -8026,6 +7968,7 @@ pub fn inverse_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -8042,6 +7985,7 @@ pub fn inverse_dynamics_derivatives_with(
     }
     inverse_dynamics_derivatives_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -8057,6 +8001,7 @@ unsafe fn inverse_dynamics_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -9605,16 +9550,10 @@ fn inverse_dynamics_derivatives_with_body(
         ],
     )
 }
+
 /// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
-    mul: 397,
-    add: 204,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount { mul: 397, add: 204, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// `∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
 /// Pinocchio's convention): the stiffness of the static joint forces, as
 /// compliance control and identification need it.
@@ -9625,6 +9564,7 @@ pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
 pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     gravity_derivatives_with(&p.derived(), q)
 }
+
 /// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -9636,6 +9576,7 @@ pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
     }
     gravity_derivatives_with_body(BuildLanes, d, q)
 }
+
 /// [`gravity_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -9649,6 +9590,7 @@ unsafe fn gravity_derivatives_with_avx(
 ) -> [[Real; NV]; NV] {
     gravity_derivatives_with_body(avx2, d, q)
 }
+
 /// The statements of [`gravity_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -10272,16 +10214,10 @@ fn gravity_derivatives_with_body(
         ],
     ]
 }
+
 /// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
-    mul: 280,
-    add: 154,
-    div: 13,
-    sqrt: 0,
-    sin: 6,
-    cos: 1,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount { mul: 280, add: 154, div: 13, sqrt: 0, sin: 6, cos: 1, exp: 0 };
+
 /// `M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
 /// pivots are taken outboard bodies first (no fill-in on a tree).
 ///
@@ -10291,6 +10227,7 @@ pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
 pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with(&p.derived(), q)
 }
+
 /// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -10302,6 +10239,7 @@ pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
     }
     mass_matrix_inverse_with_body(d, q)
 }
+
 /// [`mass_matrix_inverse_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -10315,6 +10253,7 @@ unsafe fn mass_matrix_inverse_with_avx(
 ) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with_body(d, q)
 }
+
 /// The statements of [`mass_matrix_inverse_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -10915,16 +10854,10 @@ fn mass_matrix_inverse_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV
         ],
     ]
 }
+
 /// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 2822,
-    add: 1621,
-    div: 21,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 2822, add: 1621, div: 21, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// `(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
 /// `M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
 /// force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
@@ -10942,6 +10875,7 @@ pub fn forward_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -10958,6 +10892,7 @@ pub fn forward_dynamics_derivatives_with(
     }
     forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -10973,6 +10908,7 @@ unsafe fn forward_dynamics_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -12218,16 +12154,10 @@ fn forward_dynamics_derivatives_with_body(
     out.1[4][5] = t662;
     out
 }
+
 /// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
-    mul: 16917,
-    add: 13502,
-    div: 0,
-    sqrt: 0,
-    sin: 17,
-    cos: 17,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount { mul: 16917, add: 13502, div: 0, sqrt: 0, sin: 17, cos: 17, exp: 0 };
+
 /// `(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
 /// `r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
 /// `q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
@@ -12245,6 +12175,7 @@ pub fn constrained_residual_derivatives(
 ) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
     constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
 }
+
 /// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn constrained_residual_derivatives_with(
     d: &Derived,
@@ -12291,6 +12222,7 @@ pub fn constrained_residual_derivatives_with(
     constrained_residual_derivatives_part28(d, q, qd, qdd, lambda, &mut live, &mut out);
     out
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part0(
     d: &Derived,
@@ -12327,6 +12259,7 @@ fn constrained_residual_derivatives_part0(
         out,
     )
 }
+
 /// [`constrained_residual_derivatives_part0`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -12346,6 +12279,7 @@ unsafe fn constrained_residual_derivatives_part0_avx(
 ) {
     constrained_residual_derivatives_part0_body(avx2, d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part0`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -12647,6 +12581,7 @@ fn constrained_residual_derivatives_part0_body(
     out.1[16][16] = qd[17] * (1.6 * q[18] - 0.32);
     out.1[19][19] = qd[20] * (1.6 * q[21] - 0.32);
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part1(
     d: &Derived,
@@ -12674,6 +12609,7 @@ fn constrained_residual_derivatives_part1(
     }
     constrained_residual_derivatives_part1_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part1`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -12693,6 +12629,7 @@ unsafe fn constrained_residual_derivatives_part1_avx(
 ) {
     constrained_residual_derivatives_part1_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part1`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -13001,6 +12938,7 @@ fn constrained_residual_derivatives_part1_body(
     live[281] = t274;
     live[282] = t275;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part2(
     d: &Derived,
@@ -13028,6 +12966,7 @@ fn constrained_residual_derivatives_part2(
     }
     constrained_residual_derivatives_part2_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part2`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -13047,6 +12986,7 @@ unsafe fn constrained_residual_derivatives_part2_avx(
 ) {
     constrained_residual_derivatives_part2_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part2`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -13367,6 +13307,7 @@ fn constrained_residual_derivatives_part2_body(
     live[430] = t424;
     live[431] = t425;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part3(
     d: &Derived,
@@ -13394,6 +13335,7 @@ fn constrained_residual_derivatives_part3(
     }
     constrained_residual_derivatives_part3_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part3`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -13413,6 +13355,7 @@ unsafe fn constrained_residual_derivatives_part3_avx(
 ) {
     constrained_residual_derivatives_part3_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part3`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -13735,6 +13678,7 @@ fn constrained_residual_derivatives_part3_body(
     out.1[12][14] = live[68] * (t569 * (1.6 * q[15] - 0.32));
     out.1[14][12] = 0.8 * (t569 * (0.4 * live[68] - 2.0 * live[209]));
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part4(
     d: &Derived,
@@ -13762,6 +13706,7 @@ fn constrained_residual_derivatives_part4(
     }
     constrained_residual_derivatives_part4_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part4`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -13781,6 +13726,7 @@ unsafe fn constrained_residual_derivatives_part4_avx(
 ) {
     constrained_residual_derivatives_part4_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part4`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -14096,6 +14042,7 @@ fn constrained_residual_derivatives_part4_body(
     out.3[10][2] = 2.0 * (live[248] * t703 + qd[15] * t679 - live[246] * t678);
     out.3[13][2] = 2.0 * (live[248] * t709 + qd[18] * t683 - live[246] * t682);
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part5(
     d: &Derived,
@@ -14123,6 +14070,7 @@ fn constrained_residual_derivatives_part5(
     }
     constrained_residual_derivatives_part5_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part5`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -14142,6 +14090,7 @@ unsafe fn constrained_residual_derivatives_part5_avx(
 ) {
     constrained_residual_derivatives_part5_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part5`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -14464,6 +14413,7 @@ fn constrained_residual_derivatives_part5_body(
     out.3[9][2] = qd[1] * live[713] + t773 + 2.0 * t771 - qd[16] * t748;
     out.3[12][2] = qd[1] * t728 + t778 + 2.0 * t776 - qd[19] * t753;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part6(
     d: &Derived,
@@ -14491,6 +14441,7 @@ fn constrained_residual_derivatives_part6(
     }
     constrained_residual_derivatives_part6_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part6`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -14510,6 +14461,7 @@ unsafe fn constrained_residual_derivatives_part6_avx(
 ) {
     constrained_residual_derivatives_part6_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part6`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -14832,6 +14784,7 @@ fn constrained_residual_derivatives_part6_body(
     out.1[19][20] = -0.32 * t904;
     out.1[20][19] = 0.32000000000000006 * t904;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part7(
     d: &Derived,
@@ -14859,6 +14812,7 @@ fn constrained_residual_derivatives_part7(
     }
     constrained_residual_derivatives_part7_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part7`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -14878,6 +14832,7 @@ unsafe fn constrained_residual_derivatives_part7_avx(
 ) {
     constrained_residual_derivatives_part7_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part7`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -15187,6 +15142,7 @@ fn constrained_residual_derivatives_part7_body(
     live[1079] = t1174;
     live[1080] = t1175;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part8(
     d: &Derived,
@@ -15214,6 +15170,7 @@ fn constrained_residual_derivatives_part8(
     }
     constrained_residual_derivatives_part8_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part8`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -15233,6 +15190,7 @@ unsafe fn constrained_residual_derivatives_part8_avx(
 ) {
     constrained_residual_derivatives_part8_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part8`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -15636,6 +15594,7 @@ fn constrained_residual_derivatives_part8_body(
     out.3[12][20] = qd[19] * live[244] + t1259 + t1260 - live[524];
     out.3[14][20] = qd[19] * live[245] - 2.0 * t1258;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part9(
     d: &Derived,
@@ -15663,6 +15622,7 @@ fn constrained_residual_derivatives_part9(
     }
     constrained_residual_derivatives_part9_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part9`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -15682,6 +15642,7 @@ unsafe fn constrained_residual_derivatives_part9_avx(
 ) {
     constrained_residual_derivatives_part9_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part9`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -16085,6 +16046,7 @@ fn constrained_residual_derivatives_part9_body(
     out.3[11][2] = qd[1] * live[714] + qd[16] * live[669] - t1374 - 2.0 * t1373;
     out.3[14][2] = qd[1] * live[717] + qd[19] * live[672] - t1376 - 2.0 * t1375;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part10(
     d: &Derived,
@@ -16112,6 +16074,7 @@ fn constrained_residual_derivatives_part10(
     }
     constrained_residual_derivatives_part10_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part10`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -16131,6 +16094,7 @@ unsafe fn constrained_residual_derivatives_part10_avx(
 ) {
     constrained_residual_derivatives_part10_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part10`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -16445,6 +16409,7 @@ fn constrained_residual_derivatives_part10_body(
     live[1470] = t1624;
     live[1471] = t1625;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part11(
     d: &Derived,
@@ -16472,6 +16437,7 @@ fn constrained_residual_derivatives_part11(
     }
     constrained_residual_derivatives_part11_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part11`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -16491,6 +16457,7 @@ unsafe fn constrained_residual_derivatives_part11_avx(
 ) {
     constrained_residual_derivatives_part11_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part11`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -16805,6 +16772,7 @@ fn constrained_residual_derivatives_part11_body(
     live[1620] = t1774;
     live[1621] = t1775;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part12(
     d: &Derived,
@@ -16832,6 +16800,7 @@ fn constrained_residual_derivatives_part12(
     }
     constrained_residual_derivatives_part12_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part12`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -16851,6 +16820,7 @@ unsafe fn constrained_residual_derivatives_part12_avx(
 ) {
     constrained_residual_derivatives_part12_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part12`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -17218,6 +17188,7 @@ fn constrained_residual_derivatives_part12_body(
     live[1763] = t1924;
     live[1764] = t1925;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part13(
     d: &Derived,
@@ -17245,6 +17216,7 @@ fn constrained_residual_derivatives_part13(
     }
     constrained_residual_derivatives_part13_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part13`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -17264,6 +17236,7 @@ unsafe fn constrained_residual_derivatives_part13_avx(
 ) {
     constrained_residual_derivatives_part13_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part13`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -17754,6 +17727,7 @@ fn constrained_residual_derivatives_part13_body(
     out.1[5][3] = t2049;
     out.1[5][4] = t2053;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part14(
     d: &Derived,
@@ -17781,6 +17755,7 @@ fn constrained_residual_derivatives_part14(
     }
     constrained_residual_derivatives_part14_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part14`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -17800,6 +17775,7 @@ unsafe fn constrained_residual_derivatives_part14_avx(
 ) {
     constrained_residual_derivatives_part14_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part14`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -18181,6 +18157,7 @@ fn constrained_residual_derivatives_part14_body(
                         - live[17] * live[768])) + live[22] * live[1834]
         + 3.0 * live[768] * (live[1862] + live[1863]) - t2130;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part15(
     d: &Derived,
@@ -18208,6 +18185,7 @@ fn constrained_residual_derivatives_part15(
     }
     constrained_residual_derivatives_part15_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part15`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -18227,6 +18205,7 @@ unsafe fn constrained_residual_derivatives_part15_avx(
 ) {
     constrained_residual_derivatives_part15_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part15`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -18611,6 +18590,7 @@ fn constrained_residual_derivatives_part15_body(
     out.0[18][0] = t2266;
     out.0[19][0] = t2268;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part16(
     d: &Derived,
@@ -18638,6 +18618,7 @@ fn constrained_residual_derivatives_part16(
     }
     constrained_residual_derivatives_part16_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part16`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -18657,6 +18638,7 @@ unsafe fn constrained_residual_derivatives_part16_avx(
 ) {
     constrained_residual_derivatives_part16_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part16`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -19032,6 +19014,7 @@ fn constrained_residual_derivatives_part16_body(
             * (live[108] * t2514 + live[110] * t2516 + live[112] * t2518
                 - live[117] * t2520) - live[694] - live[1125] * live[1472];
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part17(
     d: &Derived,
@@ -19059,6 +19042,7 @@ fn constrained_residual_derivatives_part17(
     }
     constrained_residual_derivatives_part17_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part17`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -19078,6 +19062,7 @@ unsafe fn constrained_residual_derivatives_part17_avx(
 ) {
     constrained_residual_derivatives_part17_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part17`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -19462,6 +19447,7 @@ fn constrained_residual_derivatives_part17_body(
             * (live[108] * t2546 + live[110] * t2548 + live[112] * t2550
                 - live[117] * t2552) - live[700] - live[1133] * live[1549];
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part18(
     d: &Derived,
@@ -19489,6 +19475,7 @@ fn constrained_residual_derivatives_part18(
     }
     constrained_residual_derivatives_part18_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part18`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -19508,6 +19495,7 @@ unsafe fn constrained_residual_derivatives_part18_avx(
 ) {
     constrained_residual_derivatives_part18_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part18`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -19857,6 +19845,7 @@ fn constrained_residual_derivatives_part18_body(
             * (live[108] * live[2454] + live[110] * live[2455] + live[112] * live[2456]
                 - live[117] * t2676) - live[1133] * live[1552];
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part19(
     d: &Derived,
@@ -19884,6 +19873,7 @@ fn constrained_residual_derivatives_part19(
     }
     constrained_residual_derivatives_part19_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part19`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -19903,6 +19893,7 @@ unsafe fn constrained_residual_derivatives_part19_avx(
 ) {
     constrained_residual_derivatives_part19_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part19`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -20264,6 +20255,7 @@ fn constrained_residual_derivatives_part19_body(
             - live[102] * live[1306] - q[5] * live[1686] - live[99] * live[1308]
             - q[4] * live[1698] - live[117] * t2919);
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part20(
     d: &Derived,
@@ -20291,6 +20283,7 @@ fn constrained_residual_derivatives_part20(
     }
     constrained_residual_derivatives_part20_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part20`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -20310,6 +20303,7 @@ unsafe fn constrained_residual_derivatives_part20_avx(
 ) {
     constrained_residual_derivatives_part20_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part20`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -20665,6 +20659,7 @@ fn constrained_residual_derivatives_part20_body(
         - lambda[8] * t2990 - lambda[9] * t3015 - lambda[10] * t3020 - lambda[11] * t3025
         - lambda[12] * t3050 - lambda[13] * t3055 - lambda[14] * t3060;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part21(
     d: &Derived,
@@ -20692,6 +20687,7 @@ fn constrained_residual_derivatives_part21(
     }
     constrained_residual_derivatives_part21_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part21`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -20711,6 +20707,7 @@ unsafe fn constrained_residual_derivatives_part21_avx(
 ) {
     constrained_residual_derivatives_part21_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part21`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -21088,6 +21085,7 @@ fn constrained_residual_derivatives_part21_body(
     out.0[3][18] = -lambda[12] * t3252 - lambda[13] * t3257 - lambda[14] * t3262;
     out.0[3][19] = -lambda[12] * t3263 - lambda[14] * live[1582];
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part22(
     d: &Derived,
@@ -21115,6 +21113,7 @@ fn constrained_residual_derivatives_part22(
     }
     constrained_residual_derivatives_part22_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part22`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -21134,6 +21133,7 @@ unsafe fn constrained_residual_derivatives_part22_avx(
 ) {
     constrained_residual_derivatives_part22_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part22`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -21874,6 +21874,7 @@ fn constrained_residual_derivatives_part22_body(
         - lambda[11] * t3415 - lambda[12] * t3416 - lambda[13] * t3417
         - lambda[14] * t3418;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part23(
     d: &Derived,
@@ -21901,6 +21902,7 @@ fn constrained_residual_derivatives_part23(
     }
     constrained_residual_derivatives_part23_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part23`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -21920,6 +21922,7 @@ unsafe fn constrained_residual_derivatives_part23_avx(
 ) {
     constrained_residual_derivatives_part23_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part23`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -22634,6 +22637,7 @@ fn constrained_residual_derivatives_part23_body(
                 - live[103] * live[1598] - q[4] * live[1826] - live[98] * live[1600]
                 - q[3] * live[1827] - live[117] * live[2674]);
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part24(
     d: &Derived,
@@ -22661,6 +22665,7 @@ fn constrained_residual_derivatives_part24(
     }
     constrained_residual_derivatives_part24_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part24`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -22680,6 +22685,7 @@ unsafe fn constrained_residual_derivatives_part24_avx(
 ) {
     constrained_residual_derivatives_part24_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part24`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -23623,6 +23629,7 @@ fn constrained_residual_derivatives_part24_body(
                 - live[100] * live[1616] - q[5] * live[1831] - live[117] * live[2963])
         - qd[18] * t3582;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part25(
     d: &Derived,
@@ -23650,6 +23657,7 @@ fn constrained_residual_derivatives_part25(
     }
     constrained_residual_derivatives_part25_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part25`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -23669,6 +23677,7 @@ unsafe fn constrained_residual_derivatives_part25_avx(
 ) {
     constrained_residual_derivatives_part25_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part25`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -24509,6 +24518,7 @@ fn constrained_residual_derivatives_part25_body(
             * (live[108] * live[2405] + live[110] * live[2406] + live[112] * live[2407]
                 - live[117] * live[2408]) - qd[12] * live[2180] - t3847;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part26(
     d: &Derived,
@@ -24536,6 +24546,7 @@ fn constrained_residual_derivatives_part26(
     }
     constrained_residual_derivatives_part26_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part26`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -24555,6 +24566,7 @@ unsafe fn constrained_residual_derivatives_part26_avx(
 ) {
     constrained_residual_derivatives_part26_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part26`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -25414,6 +25426,7 @@ fn constrained_residual_derivatives_part26_body(
             * (live[108] * live[2432] + live[110] * live[2433] + live[112] * live[2434]
                 - live[117] * live[2435]) - qd[15] * live[2184] - t3981;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part27(
     d: &Derived,
@@ -25441,6 +25454,7 @@ fn constrained_residual_derivatives_part27(
     }
     constrained_residual_derivatives_part27_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part27`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -25460,6 +25474,7 @@ unsafe fn constrained_residual_derivatives_part27_avx(
 ) {
     constrained_residual_derivatives_part27_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part27`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -26300,6 +26315,7 @@ fn constrained_residual_derivatives_part27_body(
             * (live[108] * live[2459] + live[110] * live[2460] + live[112] * live[2461]
                 - live[117] * live[2462]) - qd[18] * live[2188] - t4115;
 }
+
 #[inline(never)]
 fn constrained_residual_derivatives_part28(
     d: &Derived,
@@ -26327,6 +26343,7 @@ fn constrained_residual_derivatives_part28(
     }
     constrained_residual_derivatives_part28_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// [`constrained_residual_derivatives_part28`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -26346,6 +26363,7 @@ unsafe fn constrained_residual_derivatives_part28_avx(
 ) {
     constrained_residual_derivatives_part28_body(d, q, qd, qdd, lambda, live, out)
 }
+
 /// The statements of [`constrained_residual_derivatives_part28`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -26852,16 +26870,10 @@ fn constrained_residual_derivatives_part28_body(
             * (live[108] * live[1561] + live[110] * live[1569] + live[112] * live[1574]
                 - live[117] * live[1580]) - t4181 - t4182;
 }
+
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
-pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 548,
-    add: 388,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount { mul: 548, add: 388, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
 /// the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
@@ -26879,6 +26891,7 @@ pub fn standard_regressor(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -26895,6 +26908,7 @@ pub fn standard_regressor_with(
     }
     standard_regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -26910,6 +26924,7 @@ unsafe fn standard_regressor_with_avx(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`standard_regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -29969,16 +29984,10 @@ fn standard_regressor_with_body(
         ],
     ]
 }
+
 /// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
 /// the header) from the bodies' inertias in `p`: the combinations of the
 /// standard parameters that the joint forces determine, `τ = regressor · β`.
@@ -29989,6 +29998,7 @@ pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
 pub fn base_parameters(p: &Params) -> [Real; NBP] {
     base_parameters_with(&p.derived())
 }
+
 /// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
 pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
     [
@@ -30081,16 +30091,10 @@ pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
         -0.16,
     ]
 }
+
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 513,
-    add: 369,
-    div: 0,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 513, add: 369, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
@@ -30107,6 +30111,7 @@ pub fn regressor(
 ) -> [[Real; NBP]; NV] {
     regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -30123,6 +30128,7 @@ pub fn regressor_with(
     }
     regressor_with_body(BuildLanes, d, q, qd, qdd)
 }
+
 /// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -30138,6 +30144,7 @@ unsafe fn regressor_with_avx(
 ) -> [[Real; NBP]; NV] {
     regressor_with_body(avx2, d, q, qd, qdd)
 }
+
 /// The statements of [`regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -32241,6 +32248,7 @@ fn regressor_with_body(
         ],
     ]
 }
+
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -32255,17 +32263,11 @@ pub struct Linearization {
     /// `B = ∂ẋ/∂τ`, `2 NV × NV`: zero above, `M(q)⁻¹` below.
     pub b: [[Real; NV]; 2 * NV],
 }
+
 /// Operation count of [`linearization_with`] (and of [`linearization`]
 /// after [`OPS_DERIVED`]).
-pub const OPS_LINEARIZATION: OpCount = OpCount {
-    mul: 2828,
-    add: 1621,
-    div: 21,
-    sqrt: 0,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_LINEARIZATION: OpCount = OpCount { mul: 2828, add: 1621, div: 21, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
 /// The state-space matrices `A` and `B` at `(q, q̇, τ)` (see
 /// [`Linearization`]), from [`forward_dynamics_derivatives_with`].
 ///
@@ -32280,6 +32282,7 @@ pub fn linearization(
 ) -> Linearization {
     linearization_with(&p.derived(), q, qd, tau)
 }
+
 /// [`linearization`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn linearization_with(
@@ -32312,11 +32315,13 @@ pub fn linearization_with(
     a[5][4] = -0.5 * qd[3];
     Linearization { a, b }
 }
+
 /// The prescribed coordinates' positions, rates and accelerations at
 /// time `t`: none, the spec has no `[motion]` (`NP = 0`).
 pub fn prescribed_motion(p: &Params, t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
     prescribed_motion_with(&p.derived(), t)
 }
+
 /// [`prescribed_motion`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn prescribed_motion_with(
@@ -32325,6 +32330,7 @@ pub fn prescribed_motion_with(
 ) -> ([Real; NP], [Real; NP], [Real; NP]) {
     ([], [], [])
 }
+
 /// Every acceleration and the drive forces at time `t`: with no
 /// coordinate prescribed (`NP = 0`), the forward dynamics and no
 /// drive force.
@@ -32337,6 +32343,7 @@ pub fn mixed_dynamics(
 ) -> ([Real; NV], [Real; NP]) {
     mixed_dynamics_with(&p.derived(), t, q, qd, tau)
 }
+
 /// [`mixed_dynamics`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn mixed_dynamics_with(
@@ -32348,12 +32355,14 @@ pub fn mixed_dynamics_with(
 ) -> ([Real; NV], [Real; NP]) {
     (forward_dynamics_with(d, q, qd, tau), [])
 }
+
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations
 /// are inconsistent (a configuration the loops cannot take), or the
 /// independent coordinates do not parametrise the motion there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Singular;
+
 /// `L` with `A = L Lᵀ`, in the lower triangle of `a`; `false` when
 /// `A` is not positive definite.
 fn cholesky<const N: usize>(a: &mut [[Real; N]; N]) -> bool {
@@ -32377,6 +32386,7 @@ fn cholesky<const N: usize>(a: &mut [[Real; N]; N]) -> bool {
     }
     true
 }
+
 /// `b ← (L Lᵀ)⁻¹ b` for the factor `l` of [`cholesky`].
 fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
     for i in 0..N {
@@ -32394,6 +32404,7 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
         b[i] = sum / l[i][i];
     }
 }
+
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
 /// `1e-10` of the largest are zero, provided their equations hold
@@ -32482,6 +32493,7 @@ fn semidefinite_solve<const N: usize>(
     }
     if x.iter().all(|v| v.is_finite()) { Ok(x) } else { Err(Singular) }
 }
+
 /// The closed solve of `M q̈ = f + Jᵀλ`, `J q̈ = −b`: `q̈` and `λ`
 /// from the mass matrix `factor` (factored in place; for a mixed
 /// solve its free block, the prescribed rows and columns the
@@ -32526,18 +32538,12 @@ fn closed_solve(
     }
     Ok((qdd, lambda))
 }
+
 /// Operation count of [`constrained_forward_dynamics_with`] at full
 /// constraint rank (the called functions included; see the module's
 /// table).
-pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 17874,
-    add: 16740,
-    div: 1017,
-    sqrt: 36,
-    sin: 36,
-    cos: 36,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount { mul: 17874, add: 16740, div: 1017, sqrt: 36, sin: 36, cos: 36, exp: 0 };
+
 /// The accelerations q̈ and multipliers λ of the closed mechanism:
 /// `M q̈ + bias = τ + Jᵀλ` with `J q̈ + J̇ q̇ = 0` (exactly; integrate
 /// with drift control). λ are the cut joints' reactions in the rows
@@ -32551,6 +32557,7 @@ pub fn constrained_forward_dynamics(
 ) -> Result<([Real; NV], [Real; NC]), Singular> {
     constrained_forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`constrained_forward_dynamics`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn constrained_forward_dynamics_with(
@@ -32566,17 +32573,11 @@ pub fn constrained_forward_dynamics_with(
     let (qdd, lambda) = closed_solve(terms.mass_matrix, free, &jacobian, &bias)?;
     Ok((qdd, lambda))
 }
+
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
-pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 17914,
-    add: 16765,
-    div: 1017,
-    sqrt: 36,
-    sin: 46,
-    cos: 46,
-    exp: 0,
-};
+pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount { mul: 17914, add: 16765, div: 1017, sqrt: 36, sin: 46, cos: 46, exp: 0 };
+
 /// For every cut joint (order of `CUT_JOINTS`), the force (first
 /// three) and moment (last three) its parent body exerts on its child
 /// body, in ground axes, the moment about the joint frame's origin on
@@ -32591,6 +32592,7 @@ pub fn cut_joint_reactions(
 ) -> Result<[[Real; 6]; N_CUT], Singular> {
     cut_joint_reactions_with(&p.derived(), q, qd, tau)
 }
+
 /// [`cut_joint_reactions`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn cut_joint_reactions_with(
@@ -32602,15 +32604,19 @@ pub fn cut_joint_reactions_with(
     let (_, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
     Ok(reactions_of_multipliers_with(d, q, &lambda))
 }
+
 /// Number of independent coordinates.
 pub const N_INDEPENDENT: usize = 6;
+
 /// Number of dependent coordinates: the velocity coordinates that
 /// are not in `INDEPENDENT`.
 pub const N_DEPENDENT: usize = 15;
+
 /// Velocity indices of the dependent coordinates, ascending.
 pub const DEPENDENT: [usize; N_DEPENDENT] = [
     0, 1, 3, 4, 5, 6, 7, 9, 10, 12, 13, 15, 16, 18, 19,
 ];
+
 /// `X` with `q̇_dependent = X q̇_independent` on `J q̇ = 0`: the
 /// least-squares solution of `J_d X = −J_i` (exact on a closed
 /// mechanism; redundant rows allowed). `Err` where the independent
@@ -32660,16 +32666,10 @@ fn dependent_map(
     }
     if map.iter().flatten().all(|v| v.is_finite()) { Ok(map) } else { Err(Singular) }
 }
+
 /// Operation count of [`dependent_velocities_with`].
-pub const OPS_DEPENDENT_VELOCITIES: OpCount = OpCount {
-    mul: 7586,
-    add: 7231,
-    div: 285,
-    sqrt: 15,
-    sin: 12,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_DEPENDENT_VELOCITIES: OpCount = OpCount { mul: 7586, add: 7231, div: 285, sqrt: 15, sin: 12, cos: 12, exp: 0 };
+
 /// Every velocity coordinate from the independent ones
 /// (`INDEPENDENT` order), so that `J q̇ = 0`: `q̇ = G(q) q̇_independent`.
 pub fn dependent_velocities(
@@ -32679,6 +32679,7 @@ pub fn dependent_velocities(
 ) -> Result<[Real; NV], Singular> {
     dependent_velocities_with(&p.derived(), q, qd_independent)
 }
+
 /// [`dependent_velocities`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn dependent_velocities_with(
@@ -32706,16 +32707,10 @@ pub fn dependent_velocities_with(
     }
     Ok(qd)
 }
+
 /// Operation count of [`constrained_inverse_dynamics_with`].
-pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 7908,
-    add: 7449,
-    div: 285,
-    sqrt: 15,
-    sin: 24,
-    cos: 24,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount { mul: 7908, add: 7449, div: 285, sqrt: 15, sin: 24, cos: 24, exp: 0 };
+
 /// The forces of the independent (actuated) coordinates, in
 /// `INDEPENDENT` order, that move the closed mechanism with `q̈`
 /// (a motion consistent with the constraints: `J q̇ = 0`,
@@ -32730,6 +32725,7 @@ pub fn constrained_inverse_dynamics(
 ) -> Result<[Real; N_INDEPENDENT], Singular> {
     constrained_inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`constrained_inverse_dynamics`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn constrained_inverse_dynamics_with(
@@ -32755,6 +32751,7 @@ pub fn constrained_inverse_dynamics_with(
     }
     Ok(forces)
 }
+
 /// The derivatives of the constrained motion at one state, in tree
 /// coordinates (`∂/∂q` in velocity coordinates, as every derivative
 /// of the module).
@@ -32769,17 +32766,11 @@ pub struct ConstrainedDerivatives {
     /// `∂λ/∂q̇`.
     pub multipliers_by_velocity: ConstraintMatrix,
 }
+
 /// Operation count of [`constrained_forward_dynamics_derivatives_with`]
 /// at full constraint rank (the called functions included).
-pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 125215,
-    add: 120767,
-    div: 9291,
-    sqrt: 687,
-    sin: 77,
-    cos: 77,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 125215, add: 120767, div: 9291, sqrt: 687, sin: 77, cos: 77, exp: 0 };
+
 /// The derivatives of [`constrained_forward_dynamics`] in the state,
 /// with `tau` held: of the accelerations and of the multipliers.
 /// `Err` where the constrained dynamics has no solution.
@@ -32791,6 +32782,7 @@ pub fn constrained_forward_dynamics_derivatives(
 ) -> Result<ConstrainedDerivatives, Singular> {
     constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`constrained_forward_dynamics_derivatives`] with the parameter
 /// groups already computed by [`Params::derived`].
 pub fn constrained_forward_dynamics_derivatives_with(
@@ -32891,6 +32883,7 @@ pub fn constrained_forward_dynamics_derivatives_with(
 pub fn avx_copies() -> bool {
     avx::usable().is_some()
 }
+
 /// Turns the AVX copies of [`avx_copies`] off (`false`), for one
 /// code path whatever the processor (timing analysis, comparisons),
 /// or back on (`true`, the default: they run where the processor
@@ -32899,6 +32892,7 @@ pub fn avx_copies() -> bool {
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
 }
+
 /// What the statements of a function with an AVX copy compute
 /// by their instruction set: the build's routines
 /// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
@@ -32909,15 +32903,18 @@ trait Lanes: Copy {
     /// The sines and cosines of `a`, `b`, `c` and `d`.
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
 }
+
 /// The build's own routines: the module's helpers.
 #[derive(Clone, Copy)]
 struct BuildLanes;
+
 impl Lanes for BuildLanes {
     #[inline(always)]
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
         sin_cos_quad(a, b, c, d)
     }
 }
+
 /// Whether the AVX copies may run, asked of the processor once and
 /// remembered.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -33003,6 +33000,7 @@ mod avx {
         false
     }
 }
+
 /// Builds without AVX copies: nothing to ask or to turn off.
 #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
 mod avx {
@@ -33013,12 +33011,14 @@ mod avx {
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
 }
+
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
 fn sin_cos(x: Real) -> (Real, Real) {
     libm::Libm::<Real>::sincos(x)
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// by the module's `sin_cos` (`libm`; this target has no routine of its
 /// own for two at once).
@@ -33028,6 +33028,7 @@ fn sin_cos(x: Real) -> (Real, Real) {
 pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// both in the two lanes of SSE2 registers (x86-64's baseline): one
 /// reduction by π/2 for both (Cody–Waite, π/2 to about 87 bits, exact
@@ -33131,6 +33132,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
         )
     }
 }
+
 /// [`sin_cos_pair`] by the module's `sin_cos` (`libm`), for the angles the
 /// two-lane routine leaves to it; out of line, so that the rare case does not bloat every call site.
 #[cfg(target_arch = "x86_64")]
@@ -33139,6 +33141,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
 /// build does not enable AVX2). Public, like the AVX2 routine it stands
 /// for, which tests measure.
@@ -33149,6 +33152,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     let (third, fourth) = sin_cos_pair(c, d);
     [first, second, third, fourth]
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers
 /// ([`sin_cos_quad_avx2`]), for builds that enable AVX2. Public so that
 /// tests can hold it to `libm` (`tests/trigonometry.rs`).
@@ -33157,6 +33161,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     unsafe { sin_cos_quad_avx2(a, b, c, d) }
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers:
 /// [`sin_cos_pair`]'s arithmetic (its results bit for bit), twice as wide;
 /// `libm` for all four angles where any is beyond 2²⁰ rad, not finite, ±0,
@@ -33286,6 +33291,7 @@ pub unsafe fn sin_cos_quad_avx2(
         ]
     }
 }
+
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.
@@ -33295,11 +33301,13 @@ pub unsafe fn sin_cos_quad_avx2(
 fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     [sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]
 }
+
 /// Trigonometry of this module, by `libm`: the sine of `x`.
 #[inline(always)]
 fn sin(x: Real) -> Real {
     libm::Libm::<Real>::sin(x)
 }
+
 /// Trigonometry of this module, by `libm`: the cosine of `x`.
 #[inline(always)]
 fn cos(x: Real) -> Real {

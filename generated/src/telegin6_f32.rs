@@ -92,28 +92,37 @@
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
 pub type Real = f32;
+
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 6;
+
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 6;
+
 /// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
 /// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = ["q1", "q2", "q3", "q4", "q5", "q6"];
+
 /// Position coordinate names, in the order of `q`; the same as
 /// `COORDINATE_NAMES` unless a joint stores a quaternion.
 pub const POSITION_NAMES: [&str; NQ] = ["q1", "q2", "q3", "q4", "q5", "q6"];
+
 /// Index in `q` of the first component (`qx`) of every unit quaternion
 /// (scalar last), which an integrator renormalises after each step.
 pub const QUATERNIONS: [usize; 0] = [];
+
 /// The spec's initial positions (`[initial]`; zeros and identity
 /// quaternions by default), in the order of `q`.
 pub const INITIAL_POSITIONS: [Real; NQ] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+
 /// The spec's initial velocities (`[initial]`; zeros by default), in
 /// the order of `qd`.
 pub const INITIAL_VELOCITIES: [Real; NV] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+
 /// Number of moving bodies.
 pub const NB: usize = 6;
+
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = [
@@ -124,18 +133,23 @@ pub const BODY_NAMES: [&str; NB] = [
     "body5",
     "body6",
 ];
+
 /// Number of coordinates the spec's `[motion]` prescribes as
 /// functions of time (zero without `[motion]`).
 pub const NP: usize = 0;
+
 /// Velocity indices of the prescribed coordinates, in the order of
 /// `prescribed_motion` and of the drive forces of `mixed_dynamics`.
 pub const PRESCRIBED: [usize; NP] = [];
+
 /// Indices in `q` of the prescribed coordinates' positions (each its
 /// coordinate's rate is its velocity), in the order of `PRESCRIBED`.
 pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
+
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
 pub const NBP: usize = 22;
+
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -165,26 +179,32 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "body6.yz",
     "body6.zz_r",
 ];
+
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
+
 /// Contact names (`<joint>.lower`, `<joint>.upper`,
 /// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
 /// order of `contact_gaps`.
 pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+
 /// Whether any joint applies a force of its own (`limit_forces` or
 /// `friction_forces` not identically zero): without any, and without
 /// `[forces]`, a passive motion conserves energy.
 pub const HAS_JOINT_FORCES: bool = false;
+
 /// Whether the spec has a `[forces]` table (`applied_forces` is zero
 /// otherwise): what `sharnir_runtime::model!` reads, so that a
 /// model's forces cannot be left out.
 pub const HAS_APPLIED_FORCES: bool = false;
+
 /// Whether the mechanism has closed loops (`NC`, `constraints`, …):
 /// its `forward_dynamics` is then its spanning tree's, and a
 /// simulation must close the loops (`sharnir_runtime::model!(…,
 /// loops)` refuses to compile without it).
 pub const HAS_LOOPS: bool = false;
+
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -193,10 +213,12 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+
 /// An `NV × NV` matrix over the velocity coordinates, row-major (row:
 /// output, column: coordinate): what the derivative functions and
 /// `mass_matrix_inverse` return.
 pub type JointMatrix = [[Real; NV]; NV];
+
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -208,6 +230,7 @@ pub struct JointSpace {
     /// `g(q)`.
     pub gravity: [Real; NV],
 }
+
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -227,6 +250,7 @@ pub struct OpCount {
     /// Exponentials (the contact law of `limit_forces`).
     pub exp: u32,
 }
+
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
@@ -285,6 +309,7 @@ pub struct Params {
     /// `g` (spec value 9.81).
     pub g: Real,
 }
+
 impl Default for Params {
     fn default() -> Self {
         Params {
@@ -318,143 +343,145 @@ impl Default for Params {
         }
     }
 }
+
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
-    /// Parameter group 0.
+    /// Parameter group 0: `a1²·m01 + icy1`.
     pub k0: Real,
-    /// Parameter group 1.
+    /// Parameter group 1: `a2²·m02 + icy2`.
     pub k1: Real,
-    /// Parameter group 2.
+    /// Parameter group 2: `b5²·m05 + icx5`.
     pub k2: Real,
-    /// Parameter group 3.
+    /// Parameter group 3: `b6²·m06 + icx6`.
     pub k3: Real,
-    /// Parameter group 4.
+    /// Parameter group 4: `−b5·m05 − b6·m06`.
     pub k4: Real,
-    /// Parameter group 5.
+    /// Parameter group 5: `a2·m02`.
     pub k5: Real,
-    /// Parameter group 6.
+    /// Parameter group 6: `m03 + m04 + m05 + m06`.
     pub k6: Real,
-    /// Parameter group 7.
+    /// Parameter group 7: `(m02 + m03 + m04 + m05 + m06)·l1`.
     pub k7: Real,
-    /// Parameter group 8.
+    /// Parameter group 8: `(m03 + m04 + m05 + m06)·l2`.
     pub k8: Real,
-    /// Parameter group 9.
+    /// Parameter group 9: `m04 + m05 + m06`.
     pub k9: Real,
-    /// Parameter group 10.
+    /// Parameter group 10: `(−b5·m05 − b6·m06)·l2`.
     pub k10: Real,
-    /// Parameter group 11.
+    /// Parameter group 11: `b5²·m05 + b6²·m06 + icx5 + icx6 − icy5 − icy6`.
     pub k11: Real,
-    /// Parameter group 12.
+    /// Parameter group 12: `(m03 + m04 + m05 + m06)·l2 + a2·m02`.
     pub k12: Real,
-    /// Parameter group 13.
+    /// Parameter group 13 (its formula is long: see `Params::derived`).
     pub k13: Real,
-    /// Parameter group 14.
+    /// Parameter group 14: `−(m03 + m04 + m05 + m06)·l2 − a2·m02`.
     pub k14: Real,
-    /// Parameter group 15.
+    /// Parameter group 15: `(m03 + m04 + m05 + m06)·l2² + a2²·m02 + icy2 + icy3 + icy4 + icy5 + icy6`.
     pub k15: Real,
-    /// Parameter group 16.
+    /// Parameter group 16: `icy3 + icy4 + icy5 + icy6`.
     pub k16: Real,
-    /// Parameter group 17.
+    /// Parameter group 17: `(b5·m05 + b6·m06)·l2`.
     pub k17: Real,
-    /// Parameter group 18.
+    /// Parameter group 18: `b5·m05 + b6·m06`.
     pub k18: Real,
-    /// Parameter group 19.
+    /// Parameter group 19: `b5²·m05 + b6²·m06 + icx5 + icx6`.
     pub k19: Real,
-    /// Parameter group 20.
+    /// Parameter group 20: `a2·l1·m02`.
     pub k20: Real,
-    /// Parameter group 21.
+    /// Parameter group 21: `(m03 + m04 + m05 + m06)·l1`.
     pub k21: Real,
-    /// Parameter group 22.
+    /// Parameter group 22: `−(m04 + m05 + m06)·g`.
     pub k22: Real,
-    /// Parameter group 23.
+    /// Parameter group 23: `(−b5·m05 − b6·m06)·g`.
     pub k23: Real,
-    /// Parameter group 24.
+    /// Parameter group 24: `(b5·m05 + b6·m06)²/(b5²·m05 + b6²·m06 + icx5 + icx6)`.
     pub k24: Real,
-    /// Parameter group 25.
+    /// Parameter group 25: `(b5·m05 + b6·m06)^4/(b5²·m05 + b6²·m06 + icx5 + icx6)²`.
     pub k25: Real,
-    /// Parameter group 26.
+    /// Parameter group 26: `b5²·m05 + b6²·m06 + icx5 + icx6 − icy5`.
     pub k26: Real,
-    /// Parameter group 27.
+    /// Parameter group 27: `icy3 + icy4 + icy5`.
     pub k27: Real,
-    /// Parameter group 28.
+    /// Parameter group 28: `(−b5·m05 − b6·m06)²`.
     pub k28: Real,
-    /// Parameter group 29.
+    /// Parameter group 29: `l2²`.
     pub k29: Real,
-    /// Parameter group 30.
+    /// Parameter group 30: `a2²·m02 + icy2 + l2²·m03`.
     pub k30: Real,
-    /// Parameter group 31.
+    /// Parameter group 31: `−a2·m02 − l2·m03`.
     pub k31: Real,
-    /// Parameter group 32.
+    /// Parameter group 32: `l1²`.
     pub k32: Real,
-    /// Parameter group 33.
+    /// Parameter group 33: `(m02 + m03)·l1² + a1²·m01 + icy1`.
     pub k33: Real,
-    /// Parameter group 34.
+    /// Parameter group 34: `a2·m02 + l2·m03`.
     pub k34: Real,
-    /// Parameter group 35.
+    /// Parameter group 35: `(b5·m05 + b6·m06)/(b5²·m05 + b6²·m06 + icx5 + icx6)`.
     pub k35: Real,
-    /// Parameter group 36.
+    /// Parameter group 36: `−m04 − m05 − m06`.
     pub k36: Real,
-    /// Parameter group 37.
+    /// Parameter group 37: `g·l1`.
     pub k37: Real,
-    /// Parameter group 38.
+    /// Parameter group 38: `g·l2`.
     pub k38: Real,
-    /// Parameter group 39.
+    /// Parameter group 39: `1/(b5²·m05 + b6²·m06 + icx5 + icx6)`.
     pub k39: Real,
-    /// Parameter group 40.
+    /// Parameter group 40: `1/icy6`.
     pub k40: Real,
-    /// Parameter group 41.
+    /// Parameter group 41: `(a2·m02 + l2·m03)·l1`.
     pub k41: Real,
-    /// Parameter group 42.
+    /// Parameter group 42: `(m04 + m05 + m06)·l2`.
     pub k42: Real,
-    /// Parameter group 43.
+    /// Parameter group 43: `a1²·m01`.
     pub k43: Real,
-    /// Parameter group 44.
+    /// Parameter group 44: `g·m04`.
     pub k44: Real,
-    /// Parameter group 45.
+    /// Parameter group 45: `g·m05`.
     pub k45: Real,
-    /// Parameter group 46.
+    /// Parameter group 46: `g·m06`.
     pub k46: Real,
-    /// Parameter group 47.
+    /// Parameter group 47: `−b3·g·m03`.
     pub k47: Real,
-    /// Parameter group 48.
+    /// Parameter group 48: `(b5·m05 + b6·m06)²/(b5²·m05 + b6²·m06 + icx5 + icx6)²`.
     pub k48: Real,
-    /// Parameter group 49.
+    /// Parameter group 49: `(b5·m05 + b6·m06)²·l2²/(b5²·m05 + b6²·m06 + icx5 + icx6)`.
     pub k49: Real,
-    /// Parameter group 50.
+    /// Parameter group 50: `(b5·m05 + b6·m06)^4·l2²/(b5²·m05 + b6²·m06 + icx5 + icx6)²`.
     pub k50: Real,
-    /// Parameter group 51.
+    /// Parameter group 51: `(b5·m05 + b6·m06)·l2/(b5²·m05 + b6²·m06 + icx5 + icx6)`.
     pub k51: Real,
-    /// Parameter group 52.
+    /// Parameter group 52: `(b5·m05 + b6·m06)³·l2/(b5²·m05 + b6²·m06 + icx5 + icx6)²`.
     pub k52: Real,
-    /// Parameter group 53.
+    /// Parameter group 53: `(b5·m05 + b6·m06)²·l2/(b5²·m05 + b6²·m06 + icx5 + icx6)`.
     pub k53: Real,
-    /// Parameter group 54.
+    /// Parameter group 54: `(−b5·m05 − b6·m06)/(b5²·m05 + b6²·m06 + icx5 + icx6)`.
     pub k54: Real,
-    /// Parameter group 55.
+    /// Parameter group 55: `(b5·m05 + b6·m06)²·(−b5·m05 − b6·m06)/(b5²·m05 + b6²·m06 + icx5 + icx6)²`.
     pub k55: Real,
-    /// Parameter group 56.
+    /// Parameter group 56: `(b5·m05 + b6·m06)·(−b5·m05 − b6·m06)·l2/(b5²·m05 + b6²·m06 + icx5 + icx6)`.
     pub k56: Real,
-    /// Parameter group 57.
+    /// Parameter group 57: `(b5·m05 + b6·m06)³·(−b5·m05 − b6·m06)·l2/(b5²·m05 + b6²·m06 + icx5 + icx6)²`.
     pub k57: Real,
-    /// Parameter group 58.
+    /// Parameter group 58: `(b5·m05 + b6·m06)·(−b5·m05 − b6·m06)/(b5²·m05 + b6²·m06 + icx5 + icx6)`.
     pub k58: Real,
-    /// Parameter group 59.
+    /// Parameter group 59: `(b5·m05 + b6·m06)²·(−b5·m05 − b6·m06)·l2/(b5²·m05 + b6²·m06 + icx5 + icx6)`.
     pub k59: Real,
-    /// Parameter group 60.
+    /// Parameter group 60: `icy6/(b5²·m05 + b6²·m06 + icx5 + icx6)`.
     pub k60: Real,
-    /// Parameter group 61.
+    /// Parameter group 61: `(b5·m05 + b6·m06)²·icy6/(b5²·m05 + b6²·m06 + icx5 + icx6)²`.
     pub k61: Real,
-    /// Parameter group 62.
+    /// Parameter group 62: `(b5·m05 + b6·m06)·icy6·l2/(b5²·m05 + b6²·m06 + icx5 + icx6)`.
     pub k62: Real,
-    /// Parameter group 63.
+    /// Parameter group 63: `(b5·m05 + b6·m06)³·icy6·l2/(b5²·m05 + b6²·m06 + icx5 + icx6)²`.
     pub k63: Real,
-    /// Parameter group 64.
+    /// Parameter group 64: `(b5·m05 + b6·m06)·icy6/(b5²·m05 + b6²·m06 + icx5 + icx6)`.
     pub k64: Real,
 }
+
 impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
@@ -558,26 +585,13 @@ impl Params {
         }
     }
 }
+
 /// Operation count of [`Params::derived`].
-pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 80,
-    add: 31,
-    div: 2,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_DERIVED: OpCount = OpCount { mul: 80, add: 31, div: 2, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 63,
-    add: 53,
-    div: 0,
-    sqrt: 0,
-    sin: 3,
-    cos: 3,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount { mul: 63, add: 53, div: 0, sqrt: 0, sin: 3, cos: 3, exp: 0 };
+
 /// Joint forces τ(q, q̇, q̈) by Telegin's direction-cosine formalism (subsystem
 /// static moments, Statements 1–2): torques for revolute joints, forces for
 /// prismatic ones, in coordinate order.
@@ -593,6 +607,7 @@ pub fn inverse_dynamics(
 ) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
     d: &Derived,
@@ -644,16 +659,10 @@ pub fn inverse_dynamics_with(
         t17,
     ]
 }
+
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 25,
-    add: 16,
-    div: 0,
-    sqrt: 0,
-    sin: 3,
-    cos: 3,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX: OpCount = OpCount { mul: 25, add: 16, div: 0, sqrt: 0, sin: 3, cos: 3, exp: 0 };
+
 /// The joint-space mass matrix M(q), symmetric positive definite, so that
 /// `M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
 ///
@@ -663,6 +672,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
+
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
@@ -693,16 +703,10 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         [t0, t0, t0, 0.0, 0.0, p.icy6],
     ]
 }
+
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
-pub const OPS_BIAS: OpCount = OpCount {
-    mul: 55,
-    add: 31,
-    div: 0,
-    sqrt: 0,
-    sin: 3,
-    cos: 3,
-    exp: 0,
-};
+pub const OPS_BIAS: OpCount = OpCount { mul: 55, add: 31, div: 0, sqrt: 0, sin: 3, cos: 3, exp: 0 };
+
 /// The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 /// acceleration zero.
 ///
@@ -712,6 +716,7 @@ pub const OPS_BIAS: OpCount = OpCount {
 pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
+
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
@@ -751,16 +756,10 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
         -t10,
     ]
 }
+
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 1,
-    add: 1,
-    div: 0,
-    sqrt: 0,
-    sin: 1,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_GRAVITY: OpCount = OpCount { mul: 1, add: 1, div: 0, sqrt: 0, sin: 1, cos: 0, exp: 0 };
+
 /// The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -769,21 +768,16 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
+
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let s_q4 = sin(q[4]);
     [0.0, 0.0, 0.0, d.k22, -s_q4 * d.k23, 0.0]
 }
+
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
-pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 80,
-    add: 48,
-    div: 0,
-    sqrt: 0,
-    sin: 3,
-    cos: 3,
-    exp: 0,
-};
+pub const OPS_JOINT_SPACE: OpCount = OpCount { mul: 80, add: 48, div: 0, sqrt: 0, sin: 3, cos: 3, exp: 0 };
+
 /// The mass matrix, bias and gravity forces of one state in one pass: the
 /// three share every subexpression (sines and cosines, rotations, velocity
 /// products), so this costs less than `mass_matrix`, `bias` and `gravity`
@@ -795,6 +789,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
 pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
+
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
@@ -868,16 +863,10 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
         gravity: [0.0, 0.0, 0.0, d.k22, -s_q4 * d.k23, 0.0],
     }
 }
+
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 147,
-    add: 85,
-    div: 4,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount { mul: 147, add: 85, div: 4, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 /// (articulated-body) method, in O(n) and without forming M(q); they satisfy
 /// `M(q) q̈ + bias(q, q̇) = τ`.
@@ -893,6 +882,7 @@ pub fn forward_dynamics(
 ) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
     d: &Derived,
@@ -988,16 +978,10 @@ pub fn forward_dynamics_with(
         (tau[5] - p.icy6 * (c_q4 * (t54 + t56) - t7)) * d.k40,
     ]
 }
+
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 138,
-    add: 60,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount { mul: 138, add: 60, div: 0, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 /// as passivity-based controllers need (the Christoffel matrix when every velocity
 /// is a coordinate rate).
@@ -1008,6 +992,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
+
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     d: &Derived,
@@ -1104,16 +1089,10 @@ pub fn coriolis_matrix_with(
         [t21, t21, t21, 0.0, -0.5 * t22, 0.0],
     ]
 }
+
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
-pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 67,
-    add: 45,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_ENERGY: OpCount = OpCount { mul: 67, add: 45, div: 0, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 /// centre of mass is at the ground origin's height.
 ///
@@ -1123,6 +1102,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
 pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
+
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
@@ -1167,16 +1147,10 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
             - (q[3] + p.b6 * c_q4) * d.k46,
     )
 }
+
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 18,
-    add: 17,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_BODY_POSES: OpCount = OpCount { mul: 18, add: 17, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -1185,6 +1159,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
+
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
@@ -1237,16 +1212,10 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
     ]
 }
+
 /// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
-pub const OPS_COORDINATE_RATES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_COORDINATE_RATES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 /// for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 /// for spherical and free joints. Integrate `q` with them and renormalise
@@ -1258,6 +1227,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
+
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
     _d: &Derived,
@@ -1266,16 +1236,10 @@ pub fn coordinate_rates_with(
 ) -> [Real; NQ] {
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
+
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 91,
-    add: 57,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount { mul: 91, add: 57, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 /// q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 /// all in ground coordinates. A point `p` of the body (ground coordinates,
@@ -1287,6 +1251,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
+
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
@@ -1418,16 +1383,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
     ]
 }
+
 /// Operation count of [`applied_forces_with`] (and of [`applied_forces`] after [`OPS_DERIVED`]).
-pub const OPS_APPLIED_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_APPLIED_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Zero: the spec has no `[forces]` table (`HAS_APPLIED_FORCES`). Every module has
 /// this function, so that a simulation adds it whatever the spec says.
 ///
@@ -1442,6 +1401,7 @@ pub fn applied_forces(
 ) -> [Real; NV] {
     applied_forces_with(&p.derived(), t, q, qd)
 }
+
 /// [`applied_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn applied_forces_with(
     _d: &Derived,
@@ -1451,16 +1411,10 @@ pub fn applied_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
+
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
-pub const OPS_CONTACT_GAPS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_CONTACT_GAPS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
 /// a clearance's boundary or between a gear mesh's flanks, positive while apart
 /// and negative while the contact is pressed in. A contact begins where its gap
@@ -1472,20 +1426,15 @@ pub const OPS_CONTACT_GAPS: OpCount = OpCount {
 pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
+
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
 pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
+
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
-pub const OPS_LIMIT_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_LIMIT_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joint forces of the stops, clearances and gear meshes: each contact pushes
 /// its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
 /// package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
@@ -1498,20 +1447,15 @@ pub const OPS_LIMIT_FORCES: OpCount = OpCount {
 pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
+
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
+
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
-pub const OPS_FRICTION_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_FRICTION_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
 /// every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
 /// regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
@@ -1523,6 +1467,7 @@ pub const OPS_FRICTION_FORCES: OpCount = OpCount {
 pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     friction_forces_with(&p.derived(), q, qd)
 }
+
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn friction_forces_with(
     _d: &Derived,
@@ -1531,16 +1476,10 @@ pub fn friction_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
+
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 169,
-    add: 116,
-    div: 0,
-    sqrt: 0,
-    sin: 3,
-    cos: 3,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 169, add: 116, div: 0, sqrt: 0, sin: 3, cos: 3, exp: 0 };
+
 /// `(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
 /// `mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
 /// `∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
@@ -1556,6 +1495,7 @@ pub fn inverse_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1572,6 +1512,7 @@ pub fn inverse_dynamics_derivatives_with(
     }
     inverse_dynamics_derivatives_with_body(d, q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1587,6 +1528,7 @@ unsafe fn inverse_dynamics_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with_body(d, q, qd, qdd)
 }
+
 /// The statements of [`inverse_dynamics_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1734,16 +1676,10 @@ fn inverse_dynamics_derivatives_with_body(
         ],
     )
 }
+
 /// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
-    mul: 1,
-    add: 1,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 1,
-    exp: 0,
-};
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount { mul: 1, add: 1, div: 0, sqrt: 0, sin: 0, cos: 1, exp: 0 };
+
 /// `∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
 /// Pinocchio's convention): the stiffness of the static joint forces, as
 /// compliance control and identification need it.
@@ -1754,6 +1690,7 @@ pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
 pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     gravity_derivatives_with(&p.derived(), q)
 }
+
 /// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let c_q4 = cos(q[4]);
@@ -1766,16 +1703,10 @@ pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
         [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
     ]
 }
+
 /// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
-    mul: 135,
-    add: 67,
-    div: 4,
-    sqrt: 0,
-    sin: 3,
-    cos: 3,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount { mul: 135, add: 67, div: 4, sqrt: 0, sin: 3, cos: 3, exp: 0 };
+
 /// `M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
 /// pivots are taken outboard bodies first (no fill-in on a tree).
 ///
@@ -1785,6 +1716,7 @@ pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
 pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with(&p.derived(), q)
 }
+
 /// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
@@ -1851,16 +1783,10 @@ pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
         [t34, t38, t41, t44, t45, d.k40 - c_q4 * (t41 + t38 + inv3 * t33)],
     ]
 }
+
 /// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 683,
-    add: 401,
-    div: 7,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 683, add: 401, div: 7, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// `(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
 /// `M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
 /// force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
@@ -1878,6 +1804,7 @@ pub fn forward_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1894,6 +1821,7 @@ pub fn forward_dynamics_derivatives_with(
     }
     forward_dynamics_derivatives_with_body(d, q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1909,6 +1837,7 @@ unsafe fn forward_dynamics_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with_body(d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2263,16 +2192,10 @@ fn forward_dynamics_derivatives_with_body(
         ],
     )
 }
+
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
-pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 248,
-    add: 186,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount { mul: 248, add: 186, div: 0, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
 /// the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
@@ -2290,6 +2213,7 @@ pub fn standard_regressor(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2306,6 +2230,7 @@ pub fn standard_regressor_with(
     }
     standard_regressor_with_body(d, q, qd, qdd)
 }
+
 /// [`standard_regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2321,6 +2246,7 @@ unsafe fn standard_regressor_with_avx(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with_body(d, q, qd, qdd)
 }
+
 /// The statements of [`standard_regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2861,16 +2787,10 @@ fn standard_regressor_with_body(
         ],
     ]
 }
+
 /// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
 /// the header) from the bodies' inertias in `p`: the combinations of the
 /// standard parameters that the joint forces determine, `τ = regressor · β`.
@@ -2881,6 +2801,7 @@ pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
 pub fn base_parameters(p: &Params) -> [Real; NBP] {
     base_parameters_with(&p.derived())
 }
+
 /// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
 pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
     let p = &d.params;
@@ -2909,16 +2830,10 @@ pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
         0.0,
     ]
 }
+
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 187,
-    add: 134,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 187, add: 134, div: 0, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
@@ -2935,6 +2850,7 @@ pub fn regressor(
 ) -> [[Real; NBP]; NV] {
     regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`regressor`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -2951,6 +2867,7 @@ pub fn regressor_with(
     }
     regressor_with_body(d, q, qd, qdd)
 }
+
 /// [`regressor_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -2966,6 +2883,7 @@ unsafe fn regressor_with_avx(
 ) -> [[Real; NBP]; NV] {
     regressor_with_body(d, q, qd, qdd)
 }
+
 /// The statements of [`regressor_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -3234,6 +3152,7 @@ fn regressor_with_body(
         ],
     ]
 }
+
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -3248,17 +3167,11 @@ pub struct Linearization {
     /// `B = ∂ẋ/∂τ`, `2 NV × NV`: zero above, `M(q)⁻¹` below.
     pub b: [[Real; NV]; 2 * NV],
 }
+
 /// Operation count of [`linearization_with`] (and of [`linearization`]
 /// after [`OPS_DERIVED`]).
-pub const OPS_LINEARIZATION: OpCount = OpCount {
-    mul: 683,
-    add: 401,
-    div: 7,
-    sqrt: 0,
-    sin: 4,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_LINEARIZATION: OpCount = OpCount { mul: 683, add: 401, div: 7, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
 /// The state-space matrices `A` and `B` at `(q, q̇, τ)` (see
 /// [`Linearization`]), from [`forward_dynamics_derivatives_with`].
 ///
@@ -3273,6 +3186,7 @@ pub fn linearization(
 ) -> Linearization {
     linearization_with(&p.derived(), q, qd, tau)
 }
+
 /// [`linearization`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn linearization_with(
@@ -3299,11 +3213,13 @@ pub fn linearization_with(
     }
     Linearization { a, b }
 }
+
 /// The prescribed coordinates' positions, rates and accelerations at
 /// time `t`: none, the spec has no `[motion]` (`NP = 0`).
 pub fn prescribed_motion(p: &Params, t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
     prescribed_motion_with(&p.derived(), t)
 }
+
 /// [`prescribed_motion`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn prescribed_motion_with(
@@ -3312,6 +3228,7 @@ pub fn prescribed_motion_with(
 ) -> ([Real; NP], [Real; NP], [Real; NP]) {
     ([], [], [])
 }
+
 /// Every acceleration and the drive forces at time `t`: with no
 /// coordinate prescribed (`NP = 0`), the forward dynamics and no
 /// drive force.
@@ -3324,6 +3241,7 @@ pub fn mixed_dynamics(
 ) -> ([Real; NV], [Real; NP]) {
     mixed_dynamics_with(&p.derived(), t, q, qd, tau)
 }
+
 /// [`mixed_dynamics`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn mixed_dynamics_with(
@@ -3352,6 +3270,7 @@ pub fn mixed_dynamics_with(
 pub fn avx_copies() -> bool {
     avx::usable().is_some()
 }
+
 /// Turns the AVX copies of [`avx_copies`] off (`false`), for one
 /// code path whatever the processor (timing analysis, comparisons),
 /// or back on (`true`, the default: they run where the processor
@@ -3360,6 +3279,7 @@ pub fn avx_copies() -> bool {
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
 }
+
 /// Whether the AVX copies may run, asked of the processor once and
 /// remembered.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -3433,6 +3353,7 @@ mod avx {
         false
     }
 }
+
 /// Builds without AVX copies: nothing to ask or to turn off.
 #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
 mod avx {
@@ -3443,6 +3364,7 @@ mod avx {
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
 }
+
 /// Sine and cosine of `x` in single-precision arithmetic throughout: `libm`'s
 /// `sincosf` reduces the argument in double precision, which a 32-bit
 /// floating-point unit does in software. Cody–Waite reduction by π/2 (exact
@@ -3472,20 +3394,24 @@ pub fn sin_cos(x: Real) -> (Real, Real) {
         _ => (-c, s),
     }
 }
+
 /// The sines and cosines of two angles by [`sin_cos`].
 #[inline(always)]
 fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// The sines and cosines of four angles by [`sin_cos`].
 #[inline(always)]
 fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     [sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]
 }
+
 /// The sine of `x` by [`sin_cos`].
 fn sin(x: Real) -> Real {
     sin_cos(x).0
 }
+
 /// The cosine of `x` by [`sin_cos`].
 fn cos(x: Real) -> Real {
     sin_cos(x).1

@@ -108,11 +108,14 @@
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
 pub type Real = f64;
+
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 5;
+
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 5;
+
 /// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
 /// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = [
@@ -122,6 +125,7 @@ pub const COORDINATE_NAMES: [&str; NV] = [
     "coupler2",
     "output",
 ];
+
 /// Position coordinate names, in the order of `q`; the same as
 /// `COORDINATE_NAMES` unless a joint stores a quaternion.
 pub const POSITION_NAMES: [&str; NQ] = [
@@ -131,9 +135,11 @@ pub const POSITION_NAMES: [&str; NQ] = [
     "coupler2",
     "output",
 ];
+
 /// Index in `q` of the first component (`qx`) of every unit quaternion
 /// (scalar last), which an integrator renormalises after each step.
 pub const QUATERNIONS: [usize; 0] = [];
+
 /// The spec's initial positions (`[initial]`; zeros and identity
 /// quaternions by default), in the order of `q`.
 pub const INITIAL_POSITIONS: [Real; NQ] = [
@@ -143,21 +149,28 @@ pub const INITIAL_POSITIONS: [Real; NQ] = [
     -1.3842624528104386,
     -1.338398256930222,
 ];
+
 /// The spec's initial velocities (`[initial]`; zeros by default), in
 /// the order of `qd`.
 pub const INITIAL_VELOCITIES: [Real; NV] = [0.0, 0.0, 0.0, 0.0, 0.0];
+
 /// Number of moving bodies.
 pub const NB: usize = 5;
+
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = ["crank", "coupler", "ternary", "coupler2", "output"];
+
 /// Number of loop-closure constraints `Ψ(q) = 0` (rows that vanish
 /// identically are not counted).
 pub const NC: usize = 4;
+
 /// Number of cut joints: one per independent kinematic loop.
 pub const N_CUT: usize = 2;
+
 /// The cut joints, in the order of `cut_joint_reactions`.
 pub const CUT_JOINTS: [&str; N_CUT] = ["pin_b", "pin_f"];
+
 /// Constraint names (`<cut joint>.<component>`: `fx` a force along the
 /// joint frame's x axis, `my` a moment about its y axis, …), in the
 /// order of `constraints` and of the multipliers.
@@ -167,25 +180,32 @@ pub const CONSTRAINT_NAMES: [&str; NC] = [
     "pin_f.fx",
     "pin_f.fy",
 ];
+
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 1] = [0];
+
 /// An `NC × NV` matrix, one row per constraint (row-major): the
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+
 /// Number of coordinates the spec's `[motion]` prescribes as
 /// functions of time (zero without `[motion]`).
 pub const NP: usize = 0;
+
 /// Velocity indices of the prescribed coordinates, in the order of
 /// `prescribed_motion` and of the drive forces of `mixed_dynamics`.
 pub const PRESCRIBED: [usize; NP] = [];
+
 /// Indices in `q` of the prescribed coordinates' positions (each its
 /// coordinate's rate is its velocity), in the order of `PRESCRIBED`.
 pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
+
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
 pub const NBP: usize = 15;
+
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -208,26 +228,32 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "output.my",
     "output.zz",
 ];
+
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
+
 /// Contact names (`<joint>.lower`, `<joint>.upper`,
 /// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
 /// order of `contact_gaps`.
 pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+
 /// Whether any joint applies a force of its own (`limit_forces` or
 /// `friction_forces` not identically zero): without any, and without
 /// `[forces]`, a passive motion conserves energy.
 pub const HAS_JOINT_FORCES: bool = false;
+
 /// Whether the spec has a `[forces]` table (`applied_forces` is zero
 /// otherwise): what `sharnir_runtime::model!` reads, so that a
 /// model's forces cannot be left out.
 pub const HAS_APPLIED_FORCES: bool = false;
+
 /// Whether the mechanism has closed loops (`NC`, `constraints`, …):
 /// its `forward_dynamics` is then its spanning tree's, and a
 /// simulation must close the loops (`sharnir_runtime::model!(…,
 /// loops)` refuses to compile without it).
 pub const HAS_LOOPS: bool = true;
+
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -236,10 +262,12 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+
 /// An `NV × NV` matrix over the velocity coordinates, row-major (row:
 /// output, column: coordinate): what the derivative functions and
 /// `mass_matrix_inverse` return.
 pub type JointMatrix = [[Real; NV]; NV];
+
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -251,6 +279,7 @@ pub struct JointSpace {
     /// `g(q)`.
     pub gravity: [Real; NV],
 }
+
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -270,6 +299,7 @@ pub struct OpCount {
     /// Exponentials (the contact law of `limit_forces`).
     pub exp: u32,
 }
+
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Params {
@@ -310,6 +340,7 @@ pub struct Params {
     /// `polar` (spec value 0.00001).
     pub polar: Real,
 }
+
 impl Default for Params {
     fn default() -> Self {
         Params {
@@ -334,127 +365,129 @@ impl Default for Params {
         }
     }
 }
+
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
-    /// Parameter group 0.
+    /// Parameter group 0: `b²·m2`.
     pub k0: Real,
-    /// Parameter group 1.
+    /// Parameter group 1: `0.333333333333·a²·m1 + a²·m2`.
     pub k1: Real,
-    /// Parameter group 2.
+    /// Parameter group 2: `(0.5·a·m1 + a·m2)·g`.
     pub k2: Real,
-    /// Parameter group 3.
+    /// Parameter group 3: `b·m2`.
     pub k3: Real,
-    /// Parameter group 4.
+    /// Parameter group 4: `f²·m4`.
     pub k4: Real,
-    /// Parameter group 5.
+    /// Parameter group 5 (its formula is long: see `Params::derived`).
     pub k5: Real,
-    /// Parameter group 6.
+    /// Parameter group 6: `(0.333333333333·(c + ex)·m3 + ex·m4)·g`.
     pub k6: Real,
-    /// Parameter group 7.
+    /// Parameter group 7: `(0.333333333333·ey·m3 + ey·m4)·g`.
     pub k7: Real,
-    /// Parameter group 8.
+    /// Parameter group 8: `f·m4`.
     pub k8: Real,
-    /// Parameter group 9.
+    /// Parameter group 9: `h²·m5`.
     pub k9: Real,
-    /// Parameter group 10.
+    /// Parameter group 10: `g·h·m5`.
     pub k10: Real,
-    /// Parameter group 11.
+    /// Parameter group 11: `a·b·m2`.
     pub k11: Real,
-    /// Parameter group 12.
+    /// Parameter group 12: `0.333333333333·a²·m1 + 0.333333333333·b²·m2 + a²·m2`.
     pub k12: Real,
-    /// Parameter group 13.
+    /// Parameter group 13: `0.333333333333·b²·m2`.
     pub k13: Real,
-    /// Parameter group 14.
+    /// Parameter group 14: `ex·f·m4`.
     pub k14: Real,
-    /// Parameter group 15.
+    /// Parameter group 15: `ey·f·m4`.
     pub k15: Real,
-    /// Parameter group 16.
+    /// Parameter group 16 (its formula is long: see `Params::derived`).
     pub k16: Real,
-    /// Parameter group 17.
+    /// Parameter group 17: `0.333333333333·f²·m4`.
     pub k17: Real,
-    /// Parameter group 18.
+    /// Parameter group 18: `0.333333333333·h²·m5`.
     pub k18: Real,
-    /// Parameter group 19.
+    /// Parameter group 19: `b·g·m2`.
     pub k19: Real,
-    /// Parameter group 20.
+    /// Parameter group 20: `f·g·m4`.
     pub k20: Real,
-    /// Parameter group 21.
+    /// Parameter group 21: `a²·m2`.
     pub k21: Real,
-    /// Parameter group 22.
+    /// Parameter group 22: `a·g·m2`.
     pub k22: Real,
-    /// Parameter group 23.
+    /// Parameter group 23: `a·m2`.
     pub k23: Real,
-    /// Parameter group 24.
+    /// Parameter group 24: `1/b`.
     pub k24: Real,
-    /// Parameter group 25.
+    /// Parameter group 25: `0.5·a·m1 + a·m2`.
     pub k25: Real,
-    /// Parameter group 26.
+    /// Parameter group 26: `1/(b²·m2)`.
     pub k26: Real,
-    /// Parameter group 27.
+    /// Parameter group 27: `ey·m4`.
     pub k27: Real,
-    /// Parameter group 28.
+    /// Parameter group 28: `ex·m4`.
     pub k28: Real,
-    /// Parameter group 29.
+    /// Parameter group 29: `1/f`.
     pub k29: Real,
-    /// Parameter group 30.
+    /// Parameter group 30: `−0.333333333333·ey·m3 − ey·m4`.
     pub k30: Real,
-    /// Parameter group 31.
+    /// Parameter group 31: `0.333333333333·(c + ex)·m3 + ex·m4`.
     pub k31: Real,
-    /// Parameter group 32.
+    /// Parameter group 32: `1/(f²·m4)`.
     pub k32: Real,
-    /// Parameter group 33.
+    /// Parameter group 33: `1/(h²·m5)`.
     pub k33: Real,
-    /// Parameter group 34.
+    /// Parameter group 34: `a²·m1`.
     pub k34: Real,
-    /// Parameter group 35.
+    /// Parameter group 35: `a²`.
     pub k35: Real,
-    /// Parameter group 36.
+    /// Parameter group 36: `ey²`.
     pub k36: Real,
-    /// Parameter group 37.
+    /// Parameter group 37: `(c + ex)²`.
     pub k37: Real,
-    /// Parameter group 38.
+    /// Parameter group 38 (its formula is long: see `Params::derived`).
     pub k38: Real,
-    /// Parameter group 39.
+    /// Parameter group 39: `a·g·m1`.
     pub k39: Real,
-    /// Parameter group 40.
+    /// Parameter group 40: `g·m2`.
     pub k40: Real,
-    /// Parameter group 41.
+    /// Parameter group 41: `c + ex`.
     pub k41: Real,
-    /// Parameter group 42.
+    /// Parameter group 42: `g·m3`.
     pub k42: Real,
-    /// Parameter group 43.
+    /// Parameter group 43: `g·m4`.
     pub k43: Real,
-    /// Parameter group 44.
+    /// Parameter group 44: `g·m5`.
     pub k44: Real,
-    /// Parameter group 45.
+    /// Parameter group 45: `−d + xO3`.
     pub k45: Real,
-    /// Parameter group 46.
+    /// Parameter group 46: `1/(b^4·m2²)`.
     pub k46: Real,
-    /// Parameter group 47.
+    /// Parameter group 47: `3/(b²·m2)`.
     pub k47: Real,
-    /// Parameter group 48.
+    /// Parameter group 48: `1/(f^4·m4²)`.
     pub k48: Real,
-    /// Parameter group 49.
+    /// Parameter group 49: `3/(f²·m4)`.
     pub k49: Real,
-    /// Parameter group 50.
+    /// Parameter group 50: `3/(h²·m5)`.
     pub k50: Real,
-    /// Parameter group 51.
+    /// Parameter group 51: `g/h`.
     pub k51: Real,
-    /// Parameter group 52.
+    /// Parameter group 52: `a/b`.
     pub k52: Real,
-    /// Parameter group 53.
+    /// Parameter group 53: `0.5·b·m2`.
     pub k53: Real,
-    /// Parameter group 54.
+    /// Parameter group 54: `0.333333333333·ey·m3 + ey·m4`.
     pub k54: Real,
-    /// Parameter group 55.
+    /// Parameter group 55: `0.5·f·m4`.
     pub k55: Real,
-    /// Parameter group 56.
+    /// Parameter group 56: `0.5·h·m5`.
     pub k56: Real,
 }
+
 impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
@@ -557,26 +590,13 @@ impl Params {
         }
     }
 }
+
 /// Operation count of [`Params::derived`].
-pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 78,
-    add: 18,
-    div: 6,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_DERIVED: OpCount = OpCount { mul: 78, add: 18, div: 6, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 51,
-    add: 26,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount { mul: 51, add: 26, div: 0, sqrt: 0, sin: 4, cos: 5, exp: 0 };
+
 /// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 /// revolute joints, forces for prismatic ones, in coordinate order.
 ///
@@ -591,6 +611,7 @@ pub fn inverse_dynamics(
 ) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
     d: &Derived,
@@ -630,16 +651,10 @@ pub fn inverse_dynamics_with(
         0.3333333333333333 * qdd[4] * d.k9 + 0.5 * c_q4 * d.k10,
     ]
 }
+
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 5,
-    add: 6,
-    div: 0,
-    sqrt: 0,
-    sin: 1,
-    cos: 2,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX: OpCount = OpCount { mul: 5, add: 6, div: 0, sqrt: 0, sin: 1, cos: 2, exp: 0 };
+
 /// The joint-space mass matrix M(q), symmetric positive definite, so that
 /// `M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
 ///
@@ -649,6 +664,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
+
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let (s_q3, c_q3) = sin_cos(q[3]);
@@ -666,16 +682,10 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         [0.0, 0.0, 0.0, 0.0, d.k18],
     ]
 }
+
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
-pub const OPS_BIAS: OpCount = OpCount {
-    mul: 32,
-    add: 13,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_BIAS: OpCount = OpCount { mul: 32, add: 13, div: 0, sqrt: 0, sin: 4, cos: 5, exp: 0 };
+
 /// The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 /// acceleration zero.
 ///
@@ -685,6 +695,7 @@ pub const OPS_BIAS: OpCount = OpCount {
 pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
+
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
@@ -709,16 +720,10 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
         0.5 * (c_q4 * d.k10),
     ]
 }
+
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 11,
-    add: 5,
-    div: 0,
-    sqrt: 0,
-    sin: 1,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_GRAVITY: OpCount = OpCount { mul: 11, add: 5, div: 0, sqrt: 0, sin: 1, cos: 5, exp: 0 };
+
 /// The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -727,6 +732,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
+
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let (s_q2, c_q2) = sin_cos(q[2]);
@@ -744,16 +750,10 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
         0.5 * (c_q4 * d.k10),
     ]
 }
+
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
-pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 47,
-    add: 22,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_JOINT_SPACE: OpCount = OpCount { mul: 47, add: 22, div: 0, sqrt: 0, sin: 4, cos: 5, exp: 0 };
+
 /// The mass matrix, bias and gravity forces of one state in one pass: the
 /// three share every subexpression (sines and cosines, rotations, velocity
 /// products), so this costs less than `mass_matrix`, `bias` and `gravity`
@@ -765,6 +765,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
 pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
+
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
@@ -811,16 +812,10 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
         gravity: [t6 + 0.5 * t15, 0.5 * t15, t13 + 0.5 * t16, 0.5 * t16, t14],
     }
 }
+
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 88,
-    add: 37,
-    div: 2,
-    sqrt: 0,
-    sin: 4,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount { mul: 88, add: 37, div: 2, sqrt: 0, sin: 4, cos: 5, exp: 0 };
+
 /// Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 /// (articulated-body) method, in O(n) and without forming M(q); they satisfy
 /// `M(q) q̈ + bias(q, q̇) = τ`.
@@ -836,6 +831,7 @@ pub fn forward_dynamics(
 ) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
     d: &Derived,
@@ -892,16 +888,10 @@ pub fn forward_dynamics_with(
         3.0 * ((tau[4] - 0.5 * c_q4 * d.k10) * d.k33),
     ]
 }
+
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 18,
-    add: 6,
-    div: 0,
-    sqrt: 0,
-    sin: 2,
-    cos: 1,
-    exp: 0,
-};
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount { mul: 18, add: 6, div: 0, sqrt: 0, sin: 2, cos: 1, exp: 0 };
+
 /// The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 /// as passivity-based controllers need (the Christoffel matrix when every velocity
 /// is a coordinate rate).
@@ -912,6 +902,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
+
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     d: &Derived,
@@ -935,16 +926,10 @@ pub fn coriolis_matrix_with(
         [0.0, 0.0, 0.0, 0.0, 0.0],
     ]
 }
+
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
-pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 59,
-    add: 27,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_ENERGY: OpCount = OpCount { mul: 59, add: 27, div: 0, sqrt: 0, sin: 5, cos: 4, exp: 0 };
+
 /// Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 /// centre of mass is at the ground origin's height.
 ///
@@ -954,6 +939,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
 pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
+
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
@@ -987,16 +973,10 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
             + (p.yO3 + 0.5 * p.h * s_q4) * d.k44,
     )
 }
+
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 6,
-    add: 10,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_BODY_POSES: OpCount = OpCount { mul: 6, add: 10, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -1005,6 +985,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
+
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
@@ -1039,16 +1020,10 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
     ]
 }
+
 /// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
-pub const OPS_COORDINATE_RATES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_COORDINATE_RATES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 /// for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 /// for spherical and free joints. Integrate `q` with them and renormalise
@@ -1060,6 +1035,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
+
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
     _d: &Derived,
@@ -1068,16 +1044,10 @@ pub fn coordinate_rates_with(
 ) -> [Real; NQ] {
     [qd[0], qd[1], qd[2], qd[3], qd[4]]
 }
+
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 10,
-    add: 6,
-    div: 0,
-    sqrt: 0,
-    sin: 3,
-    cos: 3,
-    exp: 0,
-};
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount { mul: 10, add: 6, div: 0, sqrt: 0, sin: 3, cos: 3, exp: 0 };
+
 /// For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 /// q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 /// all in ground coordinates. A point `p` of the body (ground coordinates,
@@ -1089,6 +1059,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
+
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
@@ -1141,16 +1112,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
     ]
 }
+
 /// Operation count of [`applied_forces_with`] (and of [`applied_forces`] after [`OPS_DERIVED`]).
-pub const OPS_APPLIED_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_APPLIED_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Zero: the spec has no `[forces]` table (`HAS_APPLIED_FORCES`). Every module has
 /// this function, so that a simulation adds it whatever the spec says.
 ///
@@ -1165,6 +1130,7 @@ pub fn applied_forces(
 ) -> [Real; NV] {
     applied_forces_with(&p.derived(), t, q, qd)
 }
+
 /// [`applied_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn applied_forces_with(
     _d: &Derived,
@@ -1174,16 +1140,10 @@ pub fn applied_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0]
 }
+
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
-pub const OPS_CONTACT_GAPS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_CONTACT_GAPS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
 /// a clearance's boundary or between a gear mesh's flanks, positive while apart
 /// and negative while the contact is pressed in. A contact begins where its gap
@@ -1195,20 +1155,15 @@ pub const OPS_CONTACT_GAPS: OpCount = OpCount {
 pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
+
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
 pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
+
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
-pub const OPS_LIMIT_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_LIMIT_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joint forces of the stops, clearances and gear meshes: each contact pushes
 /// its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
 /// package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
@@ -1221,20 +1176,15 @@ pub const OPS_LIMIT_FORCES: OpCount = OpCount {
 pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
+
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
+
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
-pub const OPS_FRICTION_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_FRICTION_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
 /// every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
 /// regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
@@ -1246,6 +1196,7 @@ pub const OPS_FRICTION_FORCES: OpCount = OpCount {
 pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     friction_forces_with(&p.derived(), q, qd)
 }
+
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn friction_forces_with(
     _d: &Derived,
@@ -1254,16 +1205,10 @@ pub fn friction_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0]
 }
+
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINTS: OpCount = OpCount {
-    mul: 22,
-    add: 19,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_CONSTRAINTS: OpCount = OpCount { mul: 22, add: 19, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The loop-closure constraints Ψ(q), zero when every loop is closed: for every cut
 /// joint, the relative placement of its two frames that the joint does not allow,
 /// in the joint frame on the parent side (rows named by `CONSTRAINT_NAMES`).
@@ -1274,6 +1219,7 @@ pub const OPS_CONSTRAINTS: OpCount = OpCount {
 pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
     constraints_with(&p.derived(), q)
 }
+
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let p = &d.params;
@@ -1291,16 +1237,10 @@ pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let t9 = p.ey * s_q2 + p.h * c_q4 + d.k45 - p.ex * c_q2 - p.f * t4;
     [t1 * t6 + t2 * t7, t1 * t7 - t2 * t6, t5 * t8 + t4 * t9, t4 * t8 - t5 * t9]
 }
+
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
-    mul: 54,
-    add: 45,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount { mul: 54, add: 45, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The constraint Jacobian J(q), so that Ψ̇ = J q̇ (velocity coordinates, quasi-
 /// velocities of spherical and free joints included). The generalized force of the
 /// multipliers λ is Jᵀλ: λ are the cut joints' reactions on their child bodies.
@@ -1311,6 +1251,7 @@ pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
 pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     constraint_jacobian_with(&p.derived(), q)
 }
+
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     let p = &d.params;
@@ -1374,16 +1315,10 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
         ],
     ]
 }
+
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
-    mul: 82,
-    add: 76,
-    div: 0,
-    sqrt: 0,
-    sin: 7,
-    cos: 7,
-    exp: 0,
-};
+pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount { mul: 82, add: 76, div: 0, sqrt: 0, sin: 7, cos: 7, exp: 0 };
+
 /// J̇ q̇, so that the accelerations of a closed mechanism satisfy J q̈ + J̇ q̇ = 0.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -1392,6 +1327,7 @@ pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
 pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     constraint_bias_with(&p.derived(), q, qd)
 }
+
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     let p = &d.params;
@@ -1460,16 +1396,10 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
             + qd[3] * (qd[2] * t47 + qd[3] * t45 - t40),
     ]
 }
+
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
-pub const OPS_REACTIONS_OF_MULTIPLIERS: OpCount = OpCount {
-    mul: 8,
-    add: 6,
-    div: 0,
-    sqrt: 0,
-    sin: 2,
-    cos: 2,
-    exp: 0,
-};
+pub const OPS_REACTIONS_OF_MULTIPLIERS: OpCount = OpCount { mul: 8, add: 6, div: 0, sqrt: 0, sin: 2, cos: 2, exp: 0 };
+
 /// For every cut joint (order of `CUT_JOINTS`), the force (first three) and moment
 /// (last three) its parent body exerts on its child body, in ground axes, the moment
 /// about the joint frame's origin on the child side, for multipliers `lambda`.
@@ -1484,6 +1414,7 @@ pub fn reactions_of_multipliers(
 ) -> [[Real; 6]; N_CUT] {
     reactions_of_multipliers_with(&p.derived(), q, lambda)
 }
+
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
     _d: &Derived,
@@ -1515,16 +1446,10 @@ pub fn reactions_of_multipliers_with(
         ],
     ]
 }
+
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 67,
-    add: 28,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 67, add: 28, div: 0, sqrt: 0, sin: 5, cos: 4, exp: 0 };
+
 /// `(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
 /// `mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
 /// `∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
@@ -1540,6 +1465,7 @@ pub fn inverse_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_derivatives_with(
     d: &Derived,
@@ -1608,16 +1534,10 @@ pub fn inverse_dynamics_derivatives_with(
         ],
     )
 }
+
 /// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
-    mul: 11,
-    add: 5,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 1,
-    exp: 0,
-};
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount { mul: 11, add: 5, div: 0, sqrt: 0, sin: 5, cos: 1, exp: 0 };
+
 /// `∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
 /// Pinocchio's convention): the stiffness of the static joint forces, as
 /// compliance control and identification need it.
@@ -1628,6 +1548,7 @@ pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
 pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     gravity_derivatives_with(&p.derived(), q)
 }
+
 /// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let (s_q2, c_q2) = sin_cos(q[2]);
@@ -1647,16 +1568,10 @@ pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
         [0.0, 0.0, 0.0, 0.0, -0.5 * (s_q4 * d.k10)],
     ]
 }
+
 /// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
-    mul: 24,
-    add: 9,
-    div: 2,
-    sqrt: 0,
-    sin: 1,
-    cos: 2,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount { mul: 24, add: 9, div: 2, sqrt: 0, sin: 1, cos: 2, exp: 0 };
+
 /// `M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
 /// pivots are taken outboard bodies first (no fill-in on a tree).
 ///
@@ -1666,6 +1581,7 @@ pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
 pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with(&p.derived(), q)
 }
+
 /// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let (s_q3, c_q3) = sin_cos(q[3]);
@@ -1690,16 +1606,10 @@ pub fn mass_matrix_inverse_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
         [0.0, 0.0, 0.0, 0.0, d.k50],
     ]
 }
+
 /// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 210,
-    add: 81,
-    div: 4,
-    sqrt: 0,
-    sin: 5,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 210, add: 81, div: 4, sqrt: 0, sin: 5, cos: 4, exp: 0 };
+
 /// `(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
 /// `M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
 /// force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
@@ -1717,6 +1627,7 @@ pub fn forward_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1733,6 +1644,7 @@ pub fn forward_dynamics_derivatives_with(
     }
     forward_dynamics_derivatives_with_body(BuildLanes, d, q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1748,6 +1660,7 @@ unsafe fn forward_dynamics_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with_body(avx2, d, q, qd, tau)
 }
+
 /// The statements of [`forward_dynamics_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1891,16 +1804,10 @@ fn forward_dynamics_derivatives_with_body(
         ],
     )
 }
+
 /// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
-    mul: 241,
-    add: 198,
-    div: 0,
-    sqrt: 0,
-    sin: 9,
-    cos: 9,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount { mul: 241, add: 198, div: 0, sqrt: 0, sin: 9, cos: 9, exp: 0 };
+
 /// `(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
 /// `r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
 /// `q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
@@ -1918,6 +1825,7 @@ pub fn constrained_residual_derivatives(
 ) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
     constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
 }
+
 /// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1937,6 +1845,7 @@ pub fn constrained_residual_derivatives_with(
     }
     constrained_residual_derivatives_with_body(BuildLanes, d, q, qd, qdd, lambda)
 }
+
 /// [`constrained_residual_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1953,6 +1862,7 @@ unsafe fn constrained_residual_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
     constrained_residual_derivatives_with_body(avx2, d, q, qd, qdd, lambda)
 }
+
 /// The statements of [`constrained_residual_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -2173,16 +2083,10 @@ fn constrained_residual_derivatives_with_body(
         ],
     )
 }
+
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
-pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 52,
-    add: 35,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount { mul: 52, add: 35, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
 /// the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
@@ -2200,6 +2104,7 @@ pub fn standard_regressor(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
 pub fn standard_regressor_with(
     d: &Derived,
@@ -2505,16 +2410,10 @@ pub fn standard_regressor_with(
         ],
     ]
 }
+
 /// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
 /// the header) from the bodies' inertias in `p`: the combinations of the
 /// standard parameters that the joint forces determine, `τ = regressor · β`.
@@ -2525,6 +2424,7 @@ pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
 pub fn base_parameters(p: &Params) -> [Real; NBP] {
     base_parameters_with(&p.derived())
 }
+
 /// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
 pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
     [
@@ -2545,16 +2445,10 @@ pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
         d.k18,
     ]
 }
+
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 43,
-    add: 31,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 43, add: 31, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
@@ -2571,6 +2465,7 @@ pub fn regressor(
 ) -> [[Real; NBP]; NV] {
     regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`regressor`] with the parameter groups already computed by [`Params::derived`].
 pub fn regressor_with(
     d: &Derived,
@@ -2668,6 +2563,7 @@ pub fn regressor_with(
         ],
     ]
 }
+
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -2682,17 +2578,11 @@ pub struct Linearization {
     /// `B = ∂ẋ/∂τ`, `2 NV × NV`: zero above, `M(q)⁻¹` below.
     pub b: [[Real; NV]; 2 * NV],
 }
+
 /// Operation count of [`linearization_with`] (and of [`linearization`]
 /// after [`OPS_DERIVED`]).
-pub const OPS_LINEARIZATION: OpCount = OpCount {
-    mul: 210,
-    add: 81,
-    div: 4,
-    sqrt: 0,
-    sin: 5,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_LINEARIZATION: OpCount = OpCount { mul: 210, add: 81, div: 4, sqrt: 0, sin: 5, cos: 4, exp: 0 };
+
 /// The state-space matrices `A` and `B` at `(q, q̇, τ)` (see
 /// [`Linearization`]), from [`forward_dynamics_derivatives_with`].
 ///
@@ -2707,6 +2597,7 @@ pub fn linearization(
 ) -> Linearization {
     linearization_with(&p.derived(), q, qd, tau)
 }
+
 /// [`linearization`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn linearization_with(
@@ -2733,11 +2624,13 @@ pub fn linearization_with(
     }
     Linearization { a, b }
 }
+
 /// The prescribed coordinates' positions, rates and accelerations at
 /// time `t`: none, the spec has no `[motion]` (`NP = 0`).
 pub fn prescribed_motion(p: &Params, t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
     prescribed_motion_with(&p.derived(), t)
 }
+
 /// [`prescribed_motion`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn prescribed_motion_with(
@@ -2746,6 +2639,7 @@ pub fn prescribed_motion_with(
 ) -> ([Real; NP], [Real; NP], [Real; NP]) {
     ([], [], [])
 }
+
 /// Every acceleration and the drive forces at time `t`: with no
 /// coordinate prescribed (`NP = 0`), the forward dynamics and no
 /// drive force.
@@ -2758,6 +2652,7 @@ pub fn mixed_dynamics(
 ) -> ([Real; NV], [Real; NP]) {
     mixed_dynamics_with(&p.derived(), t, q, qd, tau)
 }
+
 /// [`mixed_dynamics`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn mixed_dynamics_with(
@@ -2769,12 +2664,14 @@ pub fn mixed_dynamics_with(
 ) -> ([Real; NV], [Real; NP]) {
     (forward_dynamics_with(d, q, qd, tau), [])
 }
+
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations
 /// are inconsistent (a configuration the loops cannot take), or the
 /// independent coordinates do not parametrise the motion there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Singular;
+
 /// `L` with `A = L Lᵀ`, in the lower triangle of `a`; `false` when
 /// `A` is not positive definite.
 fn cholesky<const N: usize>(a: &mut [[Real; N]; N]) -> bool {
@@ -2798,6 +2695,7 @@ fn cholesky<const N: usize>(a: &mut [[Real; N]; N]) -> bool {
     }
     true
 }
+
 /// `b ← (L Lᵀ)⁻¹ b` for the factor `l` of [`cholesky`].
 fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
     for i in 0..N {
@@ -2815,6 +2713,7 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
         b[i] = sum / l[i][i];
     }
 }
+
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
 /// `1e-10` of the largest are zero, provided their equations hold
@@ -2903,6 +2802,7 @@ fn semidefinite_solve<const N: usize>(
     }
     if x.iter().all(|v| v.is_finite()) { Ok(x) } else { Err(Singular) }
 }
+
 /// The closed solve of `M q̈ = f + Jᵀλ`, `J q̈ = −b`: `q̈` and `λ`
 /// from the mass matrix `factor` (factored in place; for a mixed
 /// solve its free block, the prescribed rows and columns the
@@ -2947,18 +2847,12 @@ fn closed_solve(
     }
     Ok((qdd, lambda))
 }
+
 /// Operation count of [`constrained_forward_dynamics_with`] at full
 /// constraint rank (the called functions included; see the module's
 /// table).
-pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 445,
-    add: 398,
-    div: 74,
-    sqrt: 9,
-    sin: 16,
-    cos: 17,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount { mul: 445, add: 398, div: 74, sqrt: 9, sin: 16, cos: 17, exp: 0 };
+
 /// The accelerations q̈ and multipliers λ of the closed mechanism:
 /// `M q̈ + bias = τ + Jᵀλ` with `J q̈ + J̇ q̇ = 0` (exactly; integrate
 /// with drift control). λ are the cut joints' reactions in the rows
@@ -2972,6 +2866,7 @@ pub fn constrained_forward_dynamics(
 ) -> Result<([Real; NV], [Real; NC]), Singular> {
     constrained_forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`constrained_forward_dynamics`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn constrained_forward_dynamics_with(
@@ -2987,17 +2882,11 @@ pub fn constrained_forward_dynamics_with(
     let (qdd, lambda) = closed_solve(terms.mass_matrix, free, &jacobian, &bias)?;
     Ok((qdd, lambda))
 }
+
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
-pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 453,
-    add: 404,
-    div: 74,
-    sqrt: 9,
-    sin: 18,
-    cos: 19,
-    exp: 0,
-};
+pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount { mul: 453, add: 404, div: 74, sqrt: 9, sin: 18, cos: 19, exp: 0 };
+
 /// For every cut joint (order of `CUT_JOINTS`), the force (first
 /// three) and moment (last three) its parent body exerts on its child
 /// body, in ground axes, the moment about the joint frame's origin on
@@ -3012,6 +2901,7 @@ pub fn cut_joint_reactions(
 ) -> Result<[[Real; 6]; N_CUT], Singular> {
     cut_joint_reactions_with(&p.derived(), q, qd, tau)
 }
+
 /// [`cut_joint_reactions`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn cut_joint_reactions_with(
@@ -3023,13 +2913,17 @@ pub fn cut_joint_reactions_with(
     let (_, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
     Ok(reactions_of_multipliers_with(d, q, &lambda))
 }
+
 /// Number of independent coordinates.
 pub const N_INDEPENDENT: usize = 1;
+
 /// Number of dependent coordinates: the velocity coordinates that
 /// are not in `INDEPENDENT`.
 pub const N_DEPENDENT: usize = 4;
+
 /// Velocity indices of the dependent coordinates, ascending.
 pub const DEPENDENT: [usize; N_DEPENDENT] = [1, 2, 3, 4];
+
 /// `X` with `q̇_dependent = X q̇_independent` on `J q̇ = 0`: the
 /// least-squares solution of `J_d X = −J_i` (exact on a closed
 /// mechanism; redundant rows allowed). `Err` where the independent
@@ -3079,16 +2973,10 @@ fn dependent_map(
     }
     if map.iter().flatten().all(|v| v.is_finite()) { Ok(map) } else { Err(Singular) }
 }
+
 /// Operation count of [`dependent_velocities_with`].
-pub const OPS_DEPENDENT_VELOCITIES: OpCount = OpCount {
-    mul: 160,
-    add: 151,
-    div: 14,
-    sqrt: 4,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_DEPENDENT_VELOCITIES: OpCount = OpCount { mul: 160, add: 151, div: 14, sqrt: 4, sin: 5, cos: 5, exp: 0 };
+
 /// Every velocity coordinate from the independent ones
 /// (`INDEPENDENT` order), so that `J q̇ = 0`: `q̇ = G(q) q̇_independent`.
 pub fn dependent_velocities(
@@ -3098,6 +2986,7 @@ pub fn dependent_velocities(
 ) -> Result<[Real; NV], Singular> {
     dependent_velocities_with(&p.derived(), q, qd_independent)
 }
+
 /// [`dependent_velocities`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn dependent_velocities_with(
@@ -3125,16 +3014,10 @@ pub fn dependent_velocities_with(
     }
     Ok(qd)
 }
+
 /// Operation count of [`constrained_inverse_dynamics_with`].
-pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 211,
-    add: 178,
-    div: 14,
-    sqrt: 4,
-    sin: 9,
-    cos: 10,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount { mul: 211, add: 178, div: 14, sqrt: 4, sin: 9, cos: 10, exp: 0 };
+
 /// The forces of the independent (actuated) coordinates, in
 /// `INDEPENDENT` order, that move the closed mechanism with `q̈`
 /// (a motion consistent with the constraints: `J q̇ = 0`,
@@ -3149,6 +3032,7 @@ pub fn constrained_inverse_dynamics(
 ) -> Result<[Real; N_INDEPENDENT], Singular> {
     constrained_inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`constrained_inverse_dynamics`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn constrained_inverse_dynamics_with(
@@ -3174,6 +3058,7 @@ pub fn constrained_inverse_dynamics_with(
     }
     Ok(forces)
 }
+
 /// The derivatives of the constrained motion at one state, in tree
 /// coordinates (`∂/∂q` in velocity coordinates, as every derivative
 /// of the module).
@@ -3188,17 +3073,11 @@ pub struct ConstrainedDerivatives {
     /// `∂λ/∂q̇`.
     pub multipliers_by_velocity: ConstraintMatrix,
 }
+
 /// Operation count of [`constrained_forward_dynamics_derivatives_with`]
 /// at full constraint rank (the called functions included).
-pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 1787,
-    add: 1697,
-    div: 364,
-    sqrt: 54,
-    sin: 34,
-    cos: 36,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 1787, add: 1697, div: 364, sqrt: 54, sin: 34, cos: 36, exp: 0 };
+
 /// The derivatives of [`constrained_forward_dynamics`] in the state,
 /// with `tau` held: of the accelerations and of the multipliers.
 /// `Err` where the constrained dynamics has no solution.
@@ -3210,6 +3089,7 @@ pub fn constrained_forward_dynamics_derivatives(
 ) -> Result<ConstrainedDerivatives, Singular> {
     constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`constrained_forward_dynamics_derivatives`] with the parameter
 /// groups already computed by [`Params::derived`].
 pub fn constrained_forward_dynamics_derivatives_with(
@@ -3310,6 +3190,7 @@ pub fn constrained_forward_dynamics_derivatives_with(
 pub fn avx_copies() -> bool {
     avx::usable().is_some()
 }
+
 /// Turns the AVX copies of [`avx_copies`] off (`false`), for one
 /// code path whatever the processor (timing analysis, comparisons),
 /// or back on (`true`, the default: they run where the processor
@@ -3318,6 +3199,7 @@ pub fn avx_copies() -> bool {
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
 }
+
 /// What the statements of a function with an AVX copy compute
 /// by their instruction set: the build's routines
 /// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
@@ -3328,15 +3210,18 @@ trait Lanes: Copy {
     /// The sines and cosines of `a`, `b`, `c` and `d`.
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
 }
+
 /// The build's own routines: the module's helpers.
 #[derive(Clone, Copy)]
 struct BuildLanes;
+
 impl Lanes for BuildLanes {
     #[inline(always)]
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
         sin_cos_quad(a, b, c, d)
     }
 }
+
 /// Whether the AVX copies may run, asked of the processor once and
 /// remembered.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -3422,6 +3307,7 @@ mod avx {
         false
     }
 }
+
 /// Builds without AVX copies: nothing to ask or to turn off.
 #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
 mod avx {
@@ -3432,12 +3318,14 @@ mod avx {
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
 }
+
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
 fn sin_cos(x: Real) -> (Real, Real) {
     libm::Libm::<Real>::sincos(x)
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// by the module's `sin_cos` (`libm`; this target has no routine of its
 /// own for two at once).
@@ -3447,6 +3335,7 @@ fn sin_cos(x: Real) -> (Real, Real) {
 pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// both in the two lanes of SSE2 registers (x86-64's baseline): one
 /// reduction by π/2 for both (Cody–Waite, π/2 to about 87 bits, exact
@@ -3550,6 +3439,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
         )
     }
 }
+
 /// [`sin_cos_pair`] by the module's `sin_cos` (`libm`), for the angles the
 /// two-lane routine leaves to it; out of line, so that the rare case does not bloat every call site.
 #[cfg(target_arch = "x86_64")]
@@ -3558,6 +3448,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
 /// build does not enable AVX2). Public, like the AVX2 routine it stands
 /// for, which tests measure.
@@ -3568,6 +3459,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     let (third, fourth) = sin_cos_pair(c, d);
     [first, second, third, fourth]
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers
 /// ([`sin_cos_quad_avx2`]), for builds that enable AVX2. Public so that
 /// tests can hold it to `libm` (`tests/trigonometry.rs`).
@@ -3576,6 +3468,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     unsafe { sin_cos_quad_avx2(a, b, c, d) }
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers:
 /// [`sin_cos_pair`]'s arithmetic (its results bit for bit), twice as wide;
 /// `libm` for all four angles where any is beyond 2²⁰ rad, not finite, ±0,
@@ -3705,6 +3598,7 @@ pub unsafe fn sin_cos_quad_avx2(
         ]
     }
 }
+
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.
@@ -3714,11 +3608,13 @@ pub unsafe fn sin_cos_quad_avx2(
 fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     [sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]
 }
+
 /// Trigonometry of this module, by `libm`: the sine of `x`.
 #[inline(always)]
 fn sin(x: Real) -> Real {
     libm::Libm::<Real>::sin(x)
 }
+
 /// Trigonometry of this module, by `libm`: the cosine of `x`.
 #[inline(always)]
 fn cos(x: Real) -> Real {

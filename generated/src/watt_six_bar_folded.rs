@@ -107,11 +107,14 @@
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
 pub type Real = f64;
+
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
 pub const NQ: usize = 5;
+
 /// Number of velocity coordinates `qd` (and of accelerations and forces).
 pub const NV: usize = 5;
+
 /// Velocity coordinate names, in the order of `qd`, `qdd`, `tau` and
 /// the outputs.
 pub const COORDINATE_NAMES: [&str; NV] = [
@@ -121,6 +124,7 @@ pub const COORDINATE_NAMES: [&str; NV] = [
     "coupler2",
     "output",
 ];
+
 /// Position coordinate names, in the order of `q`; the same as
 /// `COORDINATE_NAMES` unless a joint stores a quaternion.
 pub const POSITION_NAMES: [&str; NQ] = [
@@ -130,9 +134,11 @@ pub const POSITION_NAMES: [&str; NQ] = [
     "coupler2",
     "output",
 ];
+
 /// Index in `q` of the first component (`qx`) of every unit quaternion
 /// (scalar last), which an integrator renormalises after each step.
 pub const QUATERNIONS: [usize; 0] = [];
+
 /// The spec's initial positions (`[initial]`; zeros and identity
 /// quaternions by default), in the order of `q`.
 pub const INITIAL_POSITIONS: [Real; NQ] = [
@@ -142,21 +148,28 @@ pub const INITIAL_POSITIONS: [Real; NQ] = [
     -1.3842624528104386,
     -1.338398256930222,
 ];
+
 /// The spec's initial velocities (`[initial]`; zeros by default), in
 /// the order of `qd`.
 pub const INITIAL_VELOCITIES: [Real; NV] = [0.0, 0.0, 0.0, 0.0, 0.0];
+
 /// Number of moving bodies.
 pub const NB: usize = 5;
+
 /// Body names in the order of `body_poses` and `body_jacobians`:
 /// every body after its parent.
 pub const BODY_NAMES: [&str; NB] = ["crank", "coupler", "ternary", "coupler2", "output"];
+
 /// Number of loop-closure constraints `Ψ(q) = 0` (rows that vanish
 /// identically are not counted).
 pub const NC: usize = 4;
+
 /// Number of cut joints: one per independent kinematic loop.
 pub const N_CUT: usize = 2;
+
 /// The cut joints, in the order of `cut_joint_reactions`.
 pub const CUT_JOINTS: [&str; N_CUT] = ["pin_b", "pin_f"];
+
 /// Constraint names (`<cut joint>.<component>`: `fx` a force along the
 /// joint frame's x axis, `my` a moment about its y axis, …), in the
 /// order of `constraints` and of the multipliers.
@@ -166,25 +179,32 @@ pub const CONSTRAINT_NAMES: [&str; NC] = [
     "pin_f.fx",
     "pin_f.fy",
 ];
+
 /// Velocity indices of the independent coordinates (the spec's
 /// `independent`), which assembly holds and actuators drive.
 pub const INDEPENDENT: [usize; 1] = [0];
+
 /// An `NC × NV` matrix, one row per constraint (row-major): the
 /// constraint Jacobian's shape, and that of the multipliers' and the
 /// constraints' derivatives.
 pub type ConstraintMatrix = [[Real; NV]; NC];
+
 /// Number of coordinates the spec's `[motion]` prescribes as
 /// functions of time (zero without `[motion]`).
 pub const NP: usize = 0;
+
 /// Velocity indices of the prescribed coordinates, in the order of
 /// `prescribed_motion` and of the drive forces of `mixed_dynamics`.
 pub const PRESCRIBED: [usize; NP] = [];
+
 /// Indices in `q` of the prescribed coordinates' positions (each its
 /// coordinate's rate is its velocity), in the order of `PRESCRIBED`.
 pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
+
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
 pub const NBP: usize = 15;
+
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
 /// parameter each starts from (`m`, `mx`, `my`, `mz`, `xx`, `xy`,
@@ -207,26 +227,32 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "output.my",
     "output.zz",
 ];
+
 /// Number of unilateral contacts of the joints (stops, clearances,
 /// gear flanks).
 pub const N_CONTACTS: usize = 0;
+
 /// Contact names (`<joint>.lower`, `<joint>.upper`,
 /// `<joint>.clearance`, `<joint>.flank+`, `<joint>.flank-`), in the
 /// order of `contact_gaps`.
 pub const CONTACT_NAMES: [&str; N_CONTACTS] = [];
+
 /// Whether any joint applies a force of its own (`limit_forces` or
 /// `friction_forces` not identically zero): without any, and without
 /// `[forces]`, a passive motion conserves energy.
 pub const HAS_JOINT_FORCES: bool = false;
+
 /// Whether the spec has a `[forces]` table (`applied_forces` is zero
 /// otherwise): what `sharnir_runtime::model!` reads, so that a
 /// model's forces cannot be left out.
 pub const HAS_APPLIED_FORCES: bool = false;
+
 /// Whether the mechanism has closed loops (`NC`, `constraints`, …):
 /// its `forward_dynamics` is then its spanning tree's, and a
 /// simulation must close the loops (`sharnir_runtime::model!(…,
 /// loops)` refuses to compile without it).
 pub const HAS_LOOPS: bool = true;
+
 /// Where a body is: `p_ground = position + rotation · p_body`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -235,10 +261,12 @@ pub struct Pose {
     /// Body-frame origin in ground coordinates.
     pub position: [Real; 3],
 }
+
 /// An `NV × NV` matrix over the velocity coordinates, row-major (row:
 /// output, column: coordinate): what the derivative functions and
 /// `mass_matrix_inverse` return.
 pub type JointMatrix = [[Real; NV]; NV];
+
 /// The joint-space terms of `M(q) q̈ + bias(q, q̇) = τ` at one state,
 /// computed together so that they share every subexpression.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -250,6 +278,7 @@ pub struct JointSpace {
     /// `g(q)`.
     pub gravity: [Real; NV],
 }
+
 /// Arithmetic operations of one generated function (subtractions and
 /// negations count as additions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -269,9 +298,11 @@ pub struct OpCount {
     /// Exponentials (the contact law of `limit_forces`).
     pub exp: u32,
 }
+
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
+
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -279,6 +310,7 @@ pub struct Derived {
     /// The parameters the groups were computed from.
     pub params: Params,
 }
+
 impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
@@ -286,26 +318,13 @@ impl Params {
         Derived { params: *self }
     }
 }
+
 /// Operation count of [`Params::derived`].
-pub const OPS_DERIVED: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_DERIVED: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 33,
-    add: 22,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount { mul: 33, add: 22, div: 0, sqrt: 0, sin: 4, cos: 5, exp: 0 };
+
 /// Joint forces τ(q, q̇, q̈) by the recursive Newton–Euler method: torques for
 /// revolute joints, forces for prismatic ones, in coordinate order.
 ///
@@ -320,6 +339,7 @@ pub fn inverse_dynamics(
 ) -> [Real; NV] {
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
     _d: &Derived,
@@ -354,16 +374,10 @@ pub fn inverse_dynamics_with(
         0.8829 * c_q4 + 0.018 * qdd[4],
     ]
 }
+
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 4,
-    add: 4,
-    div: 0,
-    sqrt: 0,
-    sin: 1,
-    cos: 1,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX: OpCount = OpCount { mul: 4, add: 4, div: 0, sqrt: 0, sin: 1, cos: 1, exp: 0 };
+
 /// The joint-space mass matrix M(q), symmetric positive definite, so that
 /// `M(q) q̈ + bias(q, q̇) = τ`. Entries of joints on different branches are zero.
 ///
@@ -373,6 +387,7 @@ pub const OPS_MASS_MATRIX: OpCount = OpCount {
 pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
+
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let c_q1 = cos(q[1]);
@@ -387,16 +402,10 @@ pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         [0.0, 0.0, 0.0, 0.0, 0.018],
     ]
 }
+
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
-pub const OPS_BIAS: OpCount = OpCount {
-    mul: 26,
-    add: 11,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_BIAS: OpCount = OpCount { mul: 26, add: 11, div: 0, sqrt: 0, sin: 4, cos: 5, exp: 0 };
+
 /// The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
 /// acceleration zero.
 ///
@@ -406,6 +415,7 @@ pub const OPS_BIAS: OpCount = OpCount {
 pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
+
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
@@ -427,16 +437,10 @@ pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
         0.8829 * c_q4,
     ]
 }
+
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 8,
-    add: 5,
-    div: 0,
-    sqrt: 0,
-    sin: 1,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_GRAVITY: OpCount = OpCount { mul: 8, add: 5, div: 0, sqrt: 0, sin: 1, cos: 5, exp: 0 };
+
 /// The gravity forces g(q): the joint forces that hold the mechanism at rest.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -445,6 +449,7 @@ pub const OPS_GRAVITY: OpCount = OpCount {
 pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
+
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let (s_q2, c_q2) = sin_cos(q[2]);
@@ -460,16 +465,10 @@ pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
         0.8829 * c_q4,
     ]
 }
+
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
-pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 39,
-    add: 19,
-    div: 0,
-    sqrt: 0,
-    sin: 4,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_JOINT_SPACE: OpCount = OpCount { mul: 39, add: 19, div: 0, sqrt: 0, sin: 4, cos: 5, exp: 0 };
+
 /// The mass matrix, bias and gravity forces of one state in one pass: the
 /// three share every subexpression (sines and cosines, rotations, velocity
 /// products), so this costs less than `mass_matrix`, `bias` and `gravity`
@@ -481,6 +480,7 @@ pub const OPS_JOINT_SPACE: OpCount = OpCount {
 pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
+
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
@@ -520,16 +520,10 @@ pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
         gravity: [2.7468 * c_q0 + 0.36 * t9, 0.36 * t9, 0.2 * t10 + t11, 0.2 * t10, t8],
     }
 }
+
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 53,
-    add: 30,
-    div: 2,
-    sqrt: 0,
-    sin: 4,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount { mul: 53, add: 30, div: 2, sqrt: 0, sin: 4, cos: 5, exp: 0 };
+
 /// Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
 /// (articulated-body) method, in O(n) and without forming M(q); they satisfy
 /// `M(q) q̈ + bias(q, q̇) = τ`.
@@ -545,6 +539,7 @@ pub fn forward_dynamics(
 ) -> [Real; NV] {
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
     _d: &Derived,
@@ -586,16 +581,10 @@ pub fn forward_dynamics_with(
         55.55555555555556 * (tau[4] - 0.8829 * c_q4),
     ]
 }
+
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
-pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 10,
-    add: 4,
-    div: 0,
-    sqrt: 0,
-    sin: 1,
-    cos: 1,
-    exp: 0,
-};
+pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount { mul: 10, add: 4, div: 0, sqrt: 0, sin: 1, cos: 1, exp: 0 };
+
 /// The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 /// as passivity-based controllers need (the Christoffel matrix when every velocity
 /// is a coordinate rate).
@@ -606,6 +595,7 @@ pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
 pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; NV]; NV] {
     coriolis_matrix_with(&p.derived(), q, qd)
 }
+
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     _d: &Derived,
@@ -626,16 +616,10 @@ pub fn coriolis_matrix_with(
         [0.0, 0.0, 0.0, 0.0, 0.0],
     ]
 }
+
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
-pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 43,
-    add: 21,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_ENERGY: OpCount = OpCount { mul: 43, add: 21, div: 0, sqrt: 0, sin: 5, cos: 4, exp: 0 };
+
 /// Kinetic and potential energy `(T, V)`; `V = −Σ m g·c` is zero where every
 /// centre of mass is at the ground origin's height.
 ///
@@ -645,6 +629,7 @@ pub const OPS_ENERGY: OpCount = OpCount {
 pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
+
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
@@ -671,16 +656,10 @@ pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real
             + 5.886 * (0.15 * s_q4 + 0.5),
     )
 }
+
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 4,
-    add: 8,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_BODY_POSES: OpCount = OpCount { mul: 4, add: 8, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The pose of every body in the ground frame, in the order of `BODY_NAMES`.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -689,6 +668,7 @@ pub const OPS_BODY_POSES: OpCount = OpCount {
 pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
+
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let ((s_q0, c_q0), (s_q2, c_q2)) = sin_cos_pair(q[0], q[2]);
@@ -722,16 +702,10 @@ pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
     ]
 }
+
 /// Operation count of [`coordinate_rates_with`] (and of [`coordinate_rates`] after [`OPS_DERIVED`]).
-pub const OPS_COORDINATE_RATES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_COORDINATE_RATES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The rates q̇ of the position coordinates for velocities `qd`: equal to `qd`
 /// for revolute and prismatic joints, the quaternion kinematics ½ q ⊗ (ω, 0)
 /// for spherical and free joints. Integrate `q` with them and renormalise
@@ -743,6 +717,7 @@ pub const OPS_COORDINATE_RATES: OpCount = OpCount {
 pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NQ] {
     coordinate_rates_with(&p.derived(), q, qd)
 }
+
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
     _d: &Derived,
@@ -751,16 +726,10 @@ pub fn coordinate_rates_with(
 ) -> [Real; NQ] {
     [qd[0], qd[1], qd[2], qd[3], qd[4]]
 }
+
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
-pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
-    mul: 4,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 2,
-    cos: 2,
-    exp: 0,
-};
+pub const OPS_BODY_JACOBIANS: OpCount = OpCount { mul: 4, add: 0, div: 0, sqrt: 0, sin: 2, cos: 2, exp: 0 };
+
 /// For every body (order of `BODY_NAMES`), the geometric Jacobian: rows 0–2 map
 /// q̇ to the velocity of the body-frame origin, rows 3–5 to the angular velocity,
 /// all in ground coordinates. A point `p` of the body (ground coordinates,
@@ -772,6 +741,7 @@ pub const OPS_BODY_JACOBIANS: OpCount = OpCount {
 pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
+
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let ((s_q0, c_q0), (s_q2, c_q2)) = sin_cos_pair(q[0], q[2]);
@@ -818,16 +788,10 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
         ],
     ]
 }
+
 /// Operation count of [`applied_forces_with`] (and of [`applied_forces`] after [`OPS_DERIVED`]).
-pub const OPS_APPLIED_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_APPLIED_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// Zero: the spec has no `[forces]` table (`HAS_APPLIED_FORCES`). Every module has
 /// this function, so that a simulation adds it whatever the spec says.
 ///
@@ -842,6 +806,7 @@ pub fn applied_forces(
 ) -> [Real; NV] {
     applied_forces_with(&p.derived(), t, q, qd)
 }
+
 /// [`applied_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn applied_forces_with(
     _d: &Derived,
@@ -851,16 +816,10 @@ pub fn applied_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0]
 }
+
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
-pub const OPS_CONTACT_GAPS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_CONTACT_GAPS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The gap of every contact (`CONTACT_NAMES`): the distance to a joint's stop, to
 /// a clearance's boundary or between a gear mesh's flanks, positive while apart
 /// and negative while the contact is pressed in. A contact begins where its gap
@@ -872,20 +831,15 @@ pub const OPS_CONTACT_GAPS: OpCount = OpCount {
 pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
+
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
 pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
+
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
-pub const OPS_LIMIT_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_LIMIT_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joint forces of the stops, clearances and gear meshes: each contact pushes
 /// its gap `g` open with `F = max(0, k − μ ġ) e^{−a g}` (the joint-coordinate
 /// package's law; it never pulls), dropped where `a g > 27.7` (below 1e-12 of the
@@ -898,20 +852,15 @@ pub const OPS_LIMIT_FORCES: OpCount = OpCount {
 pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
+
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
+
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
-pub const OPS_FRICTION_FORCES: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_FRICTION_FORCES: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The joints' viscous damping and dry friction: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on
 /// every rate of a joint with `damping` `c` or `friction` `F_c` (the dry friction
 /// regularised below the speed `v`, the joint's `friction_speed`, 1e-3 by
@@ -923,6 +872,7 @@ pub const OPS_FRICTION_FORCES: OpCount = OpCount {
 pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     friction_forces_with(&p.derived(), q, qd)
 }
+
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn friction_forces_with(
     _d: &Derived,
@@ -931,16 +881,10 @@ pub fn friction_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0]
 }
+
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINTS: OpCount = OpCount {
-    mul: 18,
-    add: 17,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_CONSTRAINTS: OpCount = OpCount { mul: 18, add: 17, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The loop-closure constraints Ψ(q), zero when every loop is closed: for every cut
 /// joint, the relative placement of its two frames that the joint does not allow,
 /// in the joint frame on the parent side (rows named by `CONSTRAINT_NAMES`).
@@ -951,6 +895,7 @@ pub const OPS_CONSTRAINTS: OpCount = OpCount {
 pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
     constraints_with(&p.derived(), q)
 }
+
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraints_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let ((s_q0, c_q0), (s_q2, c_q2)) = sin_cos_pair(q[0], q[2]);
@@ -967,16 +912,10 @@ pub fn constraints_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let t9 = 0.3 * (c_q2 + s_q4) + 0.5 - 0.5 * t5;
     [t1 * t6 + t2 * t7, t1 * t7 - t2 * t6, t4 * t8 + t5 * t9, t4 * t9 - t5 * t8]
 }
+
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
-    mul: 32,
-    add: 29,
-    div: 0,
-    sqrt: 0,
-    sin: 7,
-    cos: 7,
-    exp: 0,
-};
+pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount { mul: 32, add: 29, div: 0, sqrt: 0, sin: 7, cos: 7, exp: 0 };
+
 /// The constraint Jacobian J(q), so that Ψ̇ = J q̇ (velocity coordinates, quasi-
 /// velocities of spherical and free joints included). The generalized force of the
 /// multipliers λ is Jᵀλ: λ are the cut joints' reactions on their child bodies.
@@ -987,6 +926,7 @@ pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
 pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     constraint_jacobian_with(&p.derived(), q)
 }
+
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     let ((s_q0, c_q0), (s_q2, c_q2)) = sin_cos_pair(q[0], q[2]);
@@ -1022,16 +962,10 @@ pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC
         [0.0, 0.0, t4 * t10 - t21 - t5 * t12, -0.5 - t21, 0.3 * t17],
     ]
 }
+
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
-    mul: 106,
-    add: 81,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount { mul: 106, add: 81, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// J̇ q̇, so that the accelerations of a closed mechanism satisfy J q̈ + J̇ q̇ = 0.
 ///
 /// Computes the parameter groups first; when the parameters do not
@@ -1040,6 +974,7 @@ pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
 pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     constraint_bias_with(&p.derived(), q, qd)
 }
+
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_bias_with(
     _d: &Derived,
@@ -1098,16 +1033,10 @@ pub fn constraint_bias_with(
             + 0.3 * qd[4] * (c_q4 * t30 + t4 * t10 + s_q4 * t28 - t3 * t9),
     ]
 }
+
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
-pub const OPS_REACTIONS_OF_MULTIPLIERS: OpCount = OpCount {
-    mul: 8,
-    add: 6,
-    div: 0,
-    sqrt: 0,
-    sin: 2,
-    cos: 2,
-    exp: 0,
-};
+pub const OPS_REACTIONS_OF_MULTIPLIERS: OpCount = OpCount { mul: 8, add: 6, div: 0, sqrt: 0, sin: 2, cos: 2, exp: 0 };
+
 /// For every cut joint (order of `CUT_JOINTS`), the force (first three) and moment
 /// (last three) its parent body exerts on its child body, in ground axes, the moment
 /// about the joint frame's origin on the child side, for multipliers `lambda`.
@@ -1122,6 +1051,7 @@ pub fn reactions_of_multipliers(
 ) -> [[Real; 6]; N_CUT] {
     reactions_of_multipliers_with(&p.derived(), q, lambda)
 }
+
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
     _d: &Derived,
@@ -1153,16 +1083,10 @@ pub fn reactions_of_multipliers_with(
         ],
     ]
 }
+
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 50,
-    add: 21,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_INVERSE_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 50, add: 21, div: 0, sqrt: 0, sin: 5, cos: 4, exp: 0 };
+
 /// `(∂τ/∂q, ∂τ/∂q̇)` of `inverse_dynamics` at `(q, q̇, q̈)` (`∂τ/∂q̈` is
 /// `mass_matrix`): row `i` is joint force `i`, column `j` velocity coordinate `j`;
 /// `∂τ/∂q` in velocity coordinates, Pinocchio's convention (see the header).
@@ -1178,6 +1102,7 @@ pub fn inverse_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix) {
     inverse_dynamics_derivatives_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`inverse_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_derivatives_with(
     _d: &Derived,
@@ -1233,16 +1158,10 @@ pub fn inverse_dynamics_derivatives_with(
         ],
     )
 }
+
 /// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
-    mul: 8,
-    add: 5,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 1,
-    exp: 0,
-};
+pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount { mul: 8, add: 5, div: 0, sqrt: 0, sin: 5, cos: 1, exp: 0 };
+
 /// `∂g/∂q` of `gravity` (row: joint force, column: velocity coordinate, in
 /// Pinocchio's convention): the stiffness of the static joint forces, as
 /// compliance control and identification need it.
@@ -1253,6 +1172,7 @@ pub const OPS_GRAVITY_DERIVATIVES: OpCount = OpCount {
 pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     gravity_derivatives_with(&p.derived(), q)
 }
+
 /// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let (s_q2, c_q2) = sin_cos(q[2]);
@@ -1270,16 +1190,10 @@ pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV
         [0.0, 0.0, 0.0, 0.0, -0.8829 * s_q4],
     ]
 }
+
 /// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).
-pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
-    mul: 18,
-    add: 8,
-    div: 2,
-    sqrt: 0,
-    sin: 1,
-    cos: 1,
-    exp: 0,
-};
+pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount { mul: 18, add: 8, div: 2, sqrt: 0, sin: 1, cos: 1, exp: 0 };
+
 /// `M(q)⁻¹`, symmetric, from an `L Δ Lᵀ` factorisation of the mass matrix whose
 /// pivots are taken outboard bodies first (no fill-in on a tree).
 ///
@@ -1289,6 +1203,7 @@ pub const OPS_MASS_MATRIX_INVERSE: OpCount = OpCount {
 pub fn mass_matrix_inverse(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_inverse_with(&p.derived(), q)
 }
+
 /// [`mass_matrix_inverse`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_inverse_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let c_q1 = cos(q[1]);
@@ -1309,16 +1224,10 @@ pub fn mass_matrix_inverse_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV
         [0.0, 0.0, 0.0, 0.0, 55.55555555555556],
     ]
 }
+
 /// Operation count of [`forward_dynamics_derivatives_with`] (and of [`forward_dynamics_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 146,
-    add: 63,
-    div: 4,
-    sqrt: 0,
-    sin: 5,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 146, add: 63, div: 4, sqrt: 0, sin: 5, cos: 4, exp: 0 };
+
 /// `(∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ)` of `forward_dynamics` at `(q, q̇, τ)`, the last
 /// `M(q)⁻¹`: row `i` is acceleration `i`, column `j` velocity coordinate (or joint
 /// force) `j`; `∂q̈/∂q` in velocity coordinates, Pinocchio's convention (see the
@@ -1336,6 +1245,7 @@ pub fn forward_dynamics_derivatives(
 ) -> (JointMatrix, JointMatrix, JointMatrix) {
     forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`forward_dynamics_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_derivatives_with(
     _d: &Derived,
@@ -1435,16 +1345,10 @@ pub fn forward_dynamics_derivatives_with(
         ],
     )
 }
+
 /// Operation count of [`constrained_residual_derivatives_with`] (and of [`constrained_residual_derivatives`] after [`OPS_DERIVED`]).
-pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount {
-    mul: 340,
-    add: 316,
-    div: 0,
-    sqrt: 0,
-    sin: 9,
-    cos: 9,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_RESIDUAL_DERIVATIVES: OpCount = OpCount { mul: 340, add: 316, div: 0, sqrt: 0, sin: 9, cos: 9, exp: 0 };
+
 /// `(∂r₁/∂q, ∂r₁/∂q̇, ∂r₂/∂q, ∂r₂/∂q̇)` of the constrained dynamics' residuals
 /// `r₁ = τ(q, q̇, q̈) − Jᵀλ` and `r₂ = J q̈ + J̇ q̇` with `q̈` and `λ` held (derivatives in
 /// `q` in velocity coordinates): what `constrained_forward_dynamics_derivatives`
@@ -1462,6 +1366,7 @@ pub fn constrained_residual_derivatives(
 ) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
     constrained_residual_derivatives_with(&p.derived(), q, qd, qdd, lambda)
 }
+
 /// [`constrained_residual_derivatives`] with the parameter groups already computed by [`Params::derived`].
 ///
 /// Has an AVX copy, which x86-64 builds without AVX2 call where the
@@ -1481,6 +1386,7 @@ pub fn constrained_residual_derivatives_with(
     }
     constrained_residual_derivatives_with_body(BuildLanes, d, q, qd, qdd, lambda)
 }
+
 /// [`constrained_residual_derivatives_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
 /// processor runs all three and the operating system saves their registers:
@@ -1497,6 +1403,7 @@ unsafe fn constrained_residual_derivatives_with_avx(
 ) -> (JointMatrix, JointMatrix, ConstraintMatrix, ConstraintMatrix) {
     constrained_residual_derivatives_with_body(avx2, d, q, qd, qdd, lambda)
 }
+
 /// The statements of [`constrained_residual_derivatives_with`], inlined into it and into its AVX
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
@@ -1795,16 +1702,10 @@ fn constrained_residual_derivatives_with_body(
         ],
     )
 }
+
 /// Operation count of [`standard_regressor_with`] (and of [`standard_regressor`] after [`OPS_DERIVED`]).
-pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount {
-    mul: 46,
-    add: 24,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_STANDARD_REGRESSOR: OpCount = OpCount { mul: 46, add: 24, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The standard regressor `Y(q, q̇, q̈)`, `τ = Y π` (the `inverse_dynamics`, of
 /// the tree for a mechanism with loops): ten columns per body of `BODY_NAMES`,
 /// Pinocchio's dynamic parameters in its order, the mass, the first moment
@@ -1822,6 +1723,7 @@ pub fn standard_regressor(
 ) -> [[Real; 10 * NB]; NV] {
     standard_regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`standard_regressor`] with the parameter groups already computed by [`Params::derived`].
 pub fn standard_regressor_with(
     _d: &Derived,
@@ -2119,16 +2021,10 @@ pub fn standard_regressor_with(
         ],
     ]
 }
+
 /// Operation count of [`base_parameters_with`] (and of [`base_parameters`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
-    mul: 0,
-    add: 0,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 0,
-    exp: 0,
-};
+pub const OPS_BASE_PARAMETERS: OpCount = OpCount { mul: 0, add: 0, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
 /// The base parameters `β` (`BASE_PARAMETER_NAMES`, the regrouping formulas in
 /// the header) from the bodies' inertias in `p`: the combinations of the
 /// standard parameters that the joint forces determine, `τ = regressor · β`.
@@ -2139,6 +2035,7 @@ pub const OPS_BASE_PARAMETERS: OpCount = OpCount {
 pub fn base_parameters(p: &Params) -> [Real; NBP] {
     base_parameters_with(&p.derived())
 }
+
 /// [`base_parameters`] with the parameter groups already computed by [`Params::derived`].
 pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
     [
@@ -2159,16 +2056,10 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
         0.018,
     ]
 }
+
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount {
-    mul: 40,
-    add: 22,
-    div: 0,
-    sqrt: 0,
-    sin: 5,
-    cos: 5,
-    exp: 0,
-};
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 40, add: 22, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
 /// per base parameter, in the order of `BASE_PARAMETER_NAMES`. It reads the
@@ -2185,6 +2076,7 @@ pub fn regressor(
 ) -> [[Real; NBP]; NV] {
     regressor_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`regressor`] with the parameter groups already computed by [`Params::derived`].
 pub fn regressor_with(
     _d: &Derived,
@@ -2275,6 +2167,7 @@ pub fn regressor_with(
         ],
     ]
 }
+
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with
 /// `q` in velocity coordinates (`q = q̄ ⊕ δ`, the derivatives'
 /// convention), so that `δẋ ≈ A δx + B δτ`. What a linear-quadratic
@@ -2289,17 +2182,11 @@ pub struct Linearization {
     /// `B = ∂ẋ/∂τ`, `2 NV × NV`: zero above, `M(q)⁻¹` below.
     pub b: [[Real; NV]; 2 * NV],
 }
+
 /// Operation count of [`linearization_with`] (and of [`linearization`]
 /// after [`OPS_DERIVED`]).
-pub const OPS_LINEARIZATION: OpCount = OpCount {
-    mul: 146,
-    add: 63,
-    div: 4,
-    sqrt: 0,
-    sin: 5,
-    cos: 4,
-    exp: 0,
-};
+pub const OPS_LINEARIZATION: OpCount = OpCount { mul: 146, add: 63, div: 4, sqrt: 0, sin: 5, cos: 4, exp: 0 };
+
 /// The state-space matrices `A` and `B` at `(q, q̇, τ)` (see
 /// [`Linearization`]), from [`forward_dynamics_derivatives_with`].
 ///
@@ -2314,6 +2201,7 @@ pub fn linearization(
 ) -> Linearization {
     linearization_with(&p.derived(), q, qd, tau)
 }
+
 /// [`linearization`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn linearization_with(
@@ -2340,11 +2228,13 @@ pub fn linearization_with(
     }
     Linearization { a, b }
 }
+
 /// The prescribed coordinates' positions, rates and accelerations at
 /// time `t`: none, the spec has no `[motion]` (`NP = 0`).
 pub fn prescribed_motion(p: &Params, t: Real) -> ([Real; NP], [Real; NP], [Real; NP]) {
     prescribed_motion_with(&p.derived(), t)
 }
+
 /// [`prescribed_motion`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn prescribed_motion_with(
@@ -2353,6 +2243,7 @@ pub fn prescribed_motion_with(
 ) -> ([Real; NP], [Real; NP], [Real; NP]) {
     ([], [], [])
 }
+
 /// Every acceleration and the drive forces at time `t`: with no
 /// coordinate prescribed (`NP = 0`), the forward dynamics and no
 /// drive force.
@@ -2365,6 +2256,7 @@ pub fn mixed_dynamics(
 ) -> ([Real; NV], [Real; NP]) {
     mixed_dynamics_with(&p.derived(), t, q, qd, tau)
 }
+
 /// [`mixed_dynamics`] with the parameter groups already computed by
 /// [`Params::derived`].
 pub fn mixed_dynamics_with(
@@ -2376,12 +2268,14 @@ pub fn mixed_dynamics_with(
 ) -> ([Real; NV], [Real; NP]) {
     (forward_dynamics_with(d, q, qd, tau), [])
 }
+
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations
 /// are inconsistent (a configuration the loops cannot take), or the
 /// independent coordinates do not parametrise the motion there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Singular;
+
 /// `L` with `A = L Lᵀ`, in the lower triangle of `a`; `false` when
 /// `A` is not positive definite.
 fn cholesky<const N: usize>(a: &mut [[Real; N]; N]) -> bool {
@@ -2405,6 +2299,7 @@ fn cholesky<const N: usize>(a: &mut [[Real; N]; N]) -> bool {
     }
     true
 }
+
 /// `b ← (L Lᵀ)⁻¹ b` for the factor `l` of [`cholesky`].
 fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
     for i in 0..N {
@@ -2422,6 +2317,7 @@ fn cholesky_solve<const N: usize>(l: &[[Real; N]; N], b: &mut [Real; N]) {
         b[i] = sum / l[i][i];
     }
 }
+
 /// A solution of `A x = b` for a symmetric positive semi-definite
 /// `A`: Cholesky with diagonal pivoting; the unknowns of pivots below
 /// `1e-10` of the largest are zero, provided their equations hold
@@ -2510,6 +2406,7 @@ fn semidefinite_solve<const N: usize>(
     }
     if x.iter().all(|v| v.is_finite()) { Ok(x) } else { Err(Singular) }
 }
+
 /// The closed solve of `M q̈ = f + Jᵀλ`, `J q̈ = −b`: `q̈` and `λ`
 /// from the mass matrix `factor` (factored in place; for a mixed
 /// solve its free block, the prescribed rows and columns the
@@ -2554,18 +2451,12 @@ fn closed_solve(
     }
     Ok((qdd, lambda))
 }
+
 /// Operation count of [`constrained_forward_dynamics_with`] at full
 /// constraint rank (the called functions included; see the module's
 /// table).
-pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 439,
-    add: 384,
-    div: 74,
-    sqrt: 9,
-    sin: 16,
-    cos: 17,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount { mul: 439, add: 384, div: 74, sqrt: 9, sin: 16, cos: 17, exp: 0 };
+
 /// The accelerations q̈ and multipliers λ of the closed mechanism:
 /// `M q̈ + bias = τ + Jᵀλ` with `J q̈ + J̇ q̇ = 0` (exactly; integrate
 /// with drift control). λ are the cut joints' reactions in the rows
@@ -2579,6 +2470,7 @@ pub fn constrained_forward_dynamics(
 ) -> Result<([Real; NV], [Real; NC]), Singular> {
     constrained_forward_dynamics_with(&p.derived(), q, qd, tau)
 }
+
 /// [`constrained_forward_dynamics`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn constrained_forward_dynamics_with(
@@ -2594,17 +2486,11 @@ pub fn constrained_forward_dynamics_with(
     let (qdd, lambda) = closed_solve(terms.mass_matrix, free, &jacobian, &bias)?;
     Ok((qdd, lambda))
 }
+
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
-pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 447,
-    add: 390,
-    div: 74,
-    sqrt: 9,
-    sin: 18,
-    cos: 19,
-    exp: 0,
-};
+pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount { mul: 447, add: 390, div: 74, sqrt: 9, sin: 18, cos: 19, exp: 0 };
+
 /// For every cut joint (order of `CUT_JOINTS`), the force (first
 /// three) and moment (last three) its parent body exerts on its child
 /// body, in ground axes, the moment about the joint frame's origin on
@@ -2619,6 +2505,7 @@ pub fn cut_joint_reactions(
 ) -> Result<[[Real; 6]; N_CUT], Singular> {
     cut_joint_reactions_with(&p.derived(), q, qd, tau)
 }
+
 /// [`cut_joint_reactions`] with the parameter groups already computed
 /// by [`Params::derived`].
 pub fn cut_joint_reactions_with(
@@ -2630,13 +2517,17 @@ pub fn cut_joint_reactions_with(
     let (_, lambda) = constrained_forward_dynamics_with(d, q, qd, tau)?;
     Ok(reactions_of_multipliers_with(d, q, &lambda))
 }
+
 /// Number of independent coordinates.
 pub const N_INDEPENDENT: usize = 1;
+
 /// Number of dependent coordinates: the velocity coordinates that
 /// are not in `INDEPENDENT`.
 pub const N_DEPENDENT: usize = 4;
+
 /// Velocity indices of the dependent coordinates, ascending.
 pub const DEPENDENT: [usize; N_DEPENDENT] = [1, 2, 3, 4];
+
 /// `X` with `q̇_dependent = X q̇_independent` on `J q̇ = 0`: the
 /// least-squares solution of `J_d X = −J_i` (exact on a closed
 /// mechanism; redundant rows allowed). `Err` where the independent
@@ -2686,16 +2577,10 @@ fn dependent_map(
     }
     if map.iter().flatten().all(|v| v.is_finite()) { Ok(map) } else { Err(Singular) }
 }
+
 /// Operation count of [`dependent_velocities_with`].
-pub const OPS_DEPENDENT_VELOCITIES: OpCount = OpCount {
-    mul: 138,
-    add: 135,
-    div: 14,
-    sqrt: 4,
-    sin: 7,
-    cos: 7,
-    exp: 0,
-};
+pub const OPS_DEPENDENT_VELOCITIES: OpCount = OpCount { mul: 138, add: 135, div: 14, sqrt: 4, sin: 7, cos: 7, exp: 0 };
+
 /// Every velocity coordinate from the independent ones
 /// (`INDEPENDENT` order), so that `J q̇ = 0`: `q̇ = G(q) q̇_independent`.
 pub fn dependent_velocities(
@@ -2705,6 +2590,7 @@ pub fn dependent_velocities(
 ) -> Result<[Real; NV], Singular> {
     dependent_velocities_with(&p.derived(), q, qd_independent)
 }
+
 /// [`dependent_velocities`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn dependent_velocities_with(
@@ -2732,16 +2618,10 @@ pub fn dependent_velocities_with(
     }
     Ok(qd)
 }
+
 /// Operation count of [`constrained_inverse_dynamics_with`].
-pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 171,
-    add: 158,
-    div: 14,
-    sqrt: 4,
-    sin: 11,
-    cos: 12,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount { mul: 171, add: 158, div: 14, sqrt: 4, sin: 11, cos: 12, exp: 0 };
+
 /// The forces of the independent (actuated) coordinates, in
 /// `INDEPENDENT` order, that move the closed mechanism with `q̈`
 /// (a motion consistent with the constraints: `J q̇ = 0`,
@@ -2756,6 +2636,7 @@ pub fn constrained_inverse_dynamics(
 ) -> Result<[Real; N_INDEPENDENT], Singular> {
     constrained_inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
+
 /// [`constrained_inverse_dynamics`] with the parameter groups already
 /// computed by [`Params::derived`].
 pub fn constrained_inverse_dynamics_with(
@@ -2781,6 +2662,7 @@ pub fn constrained_inverse_dynamics_with(
     }
     Ok(forces)
 }
+
 /// The derivatives of the constrained motion at one state, in tree
 /// coordinates (`∂/∂q` in velocity coordinates, as every derivative
 /// of the module).
@@ -2795,17 +2677,11 @@ pub struct ConstrainedDerivatives {
     /// `∂λ/∂q̇`.
     pub multipliers_by_velocity: ConstraintMatrix,
 }
+
 /// Operation count of [`constrained_forward_dynamics_derivatives_with`]
 /// at full constraint rank (the called functions included).
-pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount {
-    mul: 1850,
-    add: 1782,
-    div: 364,
-    sqrt: 54,
-    sin: 36,
-    cos: 38,
-    exp: 0,
-};
+pub const OPS_CONSTRAINED_FORWARD_DYNAMICS_DERIVATIVES: OpCount = OpCount { mul: 1850, add: 1782, div: 364, sqrt: 54, sin: 36, cos: 38, exp: 0 };
+
 /// The derivatives of [`constrained_forward_dynamics`] in the state,
 /// with `tau` held: of the accelerations and of the multipliers.
 /// `Err` where the constrained dynamics has no solution.
@@ -2817,6 +2693,7 @@ pub fn constrained_forward_dynamics_derivatives(
 ) -> Result<ConstrainedDerivatives, Singular> {
     constrained_forward_dynamics_derivatives_with(&p.derived(), q, qd, tau)
 }
+
 /// [`constrained_forward_dynamics_derivatives`] with the parameter
 /// groups already computed by [`Params::derived`].
 pub fn constrained_forward_dynamics_derivatives_with(
@@ -2917,6 +2794,7 @@ pub fn constrained_forward_dynamics_derivatives_with(
 pub fn avx_copies() -> bool {
     avx::usable().is_some()
 }
+
 /// Turns the AVX copies of [`avx_copies`] off (`false`), for one
 /// code path whatever the processor (timing analysis, comparisons),
 /// or back on (`true`, the default: they run where the processor
@@ -2925,6 +2803,7 @@ pub fn avx_copies() -> bool {
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
 }
+
 /// What the statements of a function with an AVX copy compute
 /// by their instruction set: the build's routines
 /// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
@@ -2935,15 +2814,18 @@ trait Lanes: Copy {
     /// The sines and cosines of `a`, `b`, `c` and `d`.
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
 }
+
 /// The build's own routines: the module's helpers.
 #[derive(Clone, Copy)]
 struct BuildLanes;
+
 impl Lanes for BuildLanes {
     #[inline(always)]
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
         sin_cos_quad(a, b, c, d)
     }
 }
+
 /// Whether the AVX copies may run, asked of the processor once and
 /// remembered.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
@@ -3029,6 +2911,7 @@ mod avx {
         false
     }
 }
+
 /// Builds without AVX copies: nothing to ask or to turn off.
 #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
 mod avx {
@@ -3039,12 +2922,14 @@ mod avx {
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
 }
+
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
 fn sin_cos(x: Real) -> (Real, Real) {
     libm::Libm::<Real>::sincos(x)
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// by the module's `sin_cos` (`libm`; this target has no routine of its
 /// own for two at once).
@@ -3054,6 +2939,7 @@ fn sin_cos(x: Real) -> (Real, Real) {
 pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// both in the two lanes of SSE2 registers (x86-64's baseline): one
 /// reduction by π/2 for both (Cody–Waite, π/2 to about 87 bits, exact
@@ -3157,6 +3043,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
         )
     }
 }
+
 /// [`sin_cos_pair`] by the module's `sin_cos` (`libm`), for the angles the
 /// two-lane routine leaves to it; out of line, so that the rare case does not bloat every call site.
 #[cfg(target_arch = "x86_64")]
@@ -3165,6 +3052,7 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
+
 /// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
 /// build does not enable AVX2). Public, like the AVX2 routine it stands
 /// for, which tests measure.
@@ -3175,6 +3063,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     let (third, fourth) = sin_cos_pair(c, d);
     [first, second, third, fourth]
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers
 /// ([`sin_cos_quad_avx2`]), for builds that enable AVX2. Public so that
 /// tests can hold it to `libm` (`tests/trigonometry.rs`).
@@ -3183,6 +3072,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     unsafe { sin_cos_quad_avx2(a, b, c, d) }
 }
+
 /// Sines and cosines of four angles in the four lanes of AVX2 registers:
 /// [`sin_cos_pair`]'s arithmetic (its results bit for bit), twice as wide;
 /// `libm` for all four angles where any is beyond 2²⁰ rad, not finite, ±0,
@@ -3312,6 +3202,7 @@ pub unsafe fn sin_cos_quad_avx2(
         ]
     }
 }
+
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.
@@ -3321,11 +3212,13 @@ pub unsafe fn sin_cos_quad_avx2(
 fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     [sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]
 }
+
 /// Trigonometry of this module, by `libm`: the sine of `x`.
 #[inline(always)]
 fn sin(x: Real) -> Real {
     libm::Libm::<Real>::sin(x)
 }
+
 /// Trigonometry of this module, by `libm`: the cosine of `x`.
 #[inline(always)]
 fn cos(x: Real) -> Real {

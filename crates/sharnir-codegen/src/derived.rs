@@ -48,7 +48,16 @@ impl Derived {
                 ))),
             })
             .collect::<Result<Vec<Ident>, EmitError>>()?;
-        let docs = (0..fields.len()).map(|k| format!(" Parameter group {k}."));
+        let docs = self
+            .formulas
+            .iter()
+            .enumerate()
+            .map(|(k, formula)| match formula {
+                Some(formula) => format!(" Parameter group {k}: `{formula}`."),
+                None => {
+                    format!(" Parameter group {k} (its formula is long: see `Params::derived`).")
+                }
+            });
         let ops = op_count_literal(self.op_count(), fma);
         // `p` only where a group reads a parameter (no unused variable).
         let reads_parameters = quote!(#(#statements)* #(#values)*);
@@ -96,6 +105,7 @@ mod tests {
                 locals: Vec::new(),
                 outputs: vec![sharnir_cas::Term::Const(1.0)],
             },
+            formulas: vec![Some("1".into())],
         };
         let error = derived.emit(false).map(|_| ()).unwrap_err();
         assert!(error.to_string().contains("`cost.k0`"), "{error}");

@@ -15,7 +15,8 @@
 //!    `text` (a short statement's line straight from its term), `syntax`
 //!    (the printer's statements as `syn` trees without `syn`'s parser),
 //!    `lines` (a function's statements formatted apart from it, and
-//!    `format_items`), `tokens` (which names emitted code reads);
+//!    `format_items`), `layout` (a blank line between items, operation
+//!    counts on one line), `tokens` (which names emitted code reads);
 //! 4. rendering a plan, each file one part of the module: `preamble`
 //!    (constants, types, lints), `derived` (`Params::derived`), `function`
 //!    (one function and its `_with` twin), `body` (its statements),
@@ -46,6 +47,7 @@ pub mod error;
 mod function;
 pub mod generate;
 mod header;
+mod layout;
 pub mod linearization;
 mod lines;
 mod math;

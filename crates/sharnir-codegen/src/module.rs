@@ -210,7 +210,10 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
         format!("\n{SUPPORT_DIVIDER}\n\n{}", format_items(support)?)
     };
     Ok(Rendered {
-        body: format!("{head}{functions}{}{support}", format_items(tail)?),
+        body: crate::layout::tidy(&format!(
+            "{head}{functions}{}{support}",
+            format_items(tail)?
+        )),
         op_counts,
         dispatches,
     })
@@ -440,9 +443,9 @@ mod tests {
                 .collect::<Vec<_>>();
             // The divider before the support code is the one line that is
             // no item's.
-            let body = (body.join("\n") + "\n").replace(&format!("\n{SUPPORT_DIVIDER}\n\n"), "");
+            let body = (body.join("\n") + "\n").replace(&format!("\n{SUPPORT_DIVIDER}\n\n"), "\n");
             let file = syn::parse_file(&body).expect("the module is valid Rust");
-            let whole = prettyplease::unparse(&file);
+            let whole = crate::layout::tidy(&prettyplease::unparse(&file));
             assert!(file.items.len() > 3, "{body}");
             assert_eq!(whole.trim_start(), body.trim_start(), "{:?}", variant);
         }

@@ -14,7 +14,13 @@ pub(crate) struct Derived {
     pub(crate) fields: Vec<Input>,
     /// The program computing the groups, `k0`, `k1`, … in order.
     pub(crate) program: Program,
+    /// Each group's formula in the parameters, as its field's doc says it
+    /// (`None` for one too long to read in a doc line).
+    pub(crate) formulas: Vec<Option<String>>,
 }
+
+/// The longest formula a group's doc line writes out.
+const LONGEST_FORMULA: usize = 100;
 
 impl Derived {
     /// Lowers the definitions `(symbol, expression)` made by hoisting.
@@ -24,9 +30,17 @@ impl Derived {
             .map(|(symbol, _)| symbol.clone())
             .collect();
         let roots: Vec<Id> = definitions.iter().map(|(_, d)| *d).collect();
+        let formulas = roots
+            .iter()
+            .map(|&root| {
+                let text = sharnir_mech::formalisms::notation::expression(pool, root);
+                (text.chars().count() <= LONGEST_FORMULA).then_some(text)
+            })
+            .collect();
         Derived {
             fields,
             program: Program::lower(pool, &roots),
+            formulas,
         }
     }
 

@@ -60,10 +60,11 @@ pub fn expression(pool: &Pool, id: Id) -> String {
                 .iter()
                 .map(|&(t, c)| {
                     let inner = factor(pool, t);
-                    let text = if c.is_one() || c.is_minus_one() {
-                        inner
-                    } else {
-                        format!("{}·{inner}", number(c.to_f64().abs()))
+                    let text = match inner.strip_prefix("1/") {
+                        _ if c.is_one() || c.is_minus_one() => inner.clone(),
+                        // `3/x`, not `3·1/x`.
+                        Some(divisor) => format!("{}/{divisor}", number(c.to_f64().abs())),
+                        None => format!("{}·{inner}", number(c.to_f64().abs())),
                     };
                     (c.to_f64() < 0.0, text)
                 })
