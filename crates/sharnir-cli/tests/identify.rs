@@ -9,6 +9,10 @@
 //! within ±4σ for all), the residuals per joint within 10 % of the noise.
 //! And the refusals: a missing column, a value that is no number,
 //! too few samples, a trajectory that cannot separate the parameters.
+//! `--write-spec`: the written spec validates and gives the estimates back
+//! as its base parameters (to 1e-8), keeps everything else of the text,
+//! is made physically consistent along what the data do not determine, and
+//! flags what cannot be; a URDF and an unwritable path are refused.
 
 use sharnir_codegen::{plan, Plan, PlanOptions};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
@@ -543,10 +547,10 @@ fn shifted_data(plan: &Plan, shifts: &[(&str, f64)]) -> String {
     shifted
 }
 
-/// `l2.yy_r` grown by 0.3 kg·m²: the nearest standard parameters give the
-/// forearm a `yy` beyond `xx + zz`, and the projections along what the
-/// data do not determine (`xx + zz`, the split with the pitch armature)
-/// make it consistent with the same base parameters.
+/// `l2.yy_r` grown by 0.3 kg·m²: the nearest standard parameters are not
+/// consistent (the forearm's `yy` beyond `xx + zz`), and the projections
+/// along what the data do not determine (`xx + zz`, the split with the
+/// pitch armature) make them so with the same base parameters.
 #[test]
 fn an_inconsistent_nearest_estimate_is_made_consistent() {
     let plan = planned();
