@@ -207,7 +207,7 @@ fn refuse_name_clashes(modules: &[GeneratedModule], sources: &[PathBuf]) -> miet
 /// Writes through a temporary file in the same directory and renames it into
 /// place, so readers never see a partial file. The file gets the usual mode
 /// of a source file (`rw-r--r--`), not the temporary file's private one.
-fn write_atomically(path: &Path, contents: &str) -> miette::Result<()> {
+pub(crate) fn write_atomically(path: &Path, contents: &str) -> miette::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let failure = |e: std::io::Error| miette::miette!("cannot write {}: {e}", path.display());
     let mut file = tempfile::NamedTempFile::new_in(dir).map_err(failure)?;

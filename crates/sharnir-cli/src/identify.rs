@@ -17,6 +17,13 @@
 //! parameters along those directions are named and nothing is estimated.
 //! A mechanism with loops is refused: its regressor is the spanning
 //! tree's, while its measured joint forces hold the cut joints' reactions.
+//! `--write-spec` writes the estimate back into a copy of the spec
+//! ([`write_spec`]).
+
+mod prior;
+mod spec_text;
+mod standard;
+mod write_spec;
 
 use crate::args::{DrivesArg, IdentifyArgs};
 use crate::load;
@@ -52,10 +59,20 @@ struct Identified {
     /// The direction of the smallest singular value, as (name, component)
     /// with the largest components, and the ratio to the largest.
     weakest: (f64, Vec<(String, f64)>),
+    /// The spec `--write-spec` wrote.
+    written: Option<write_spec::Written>,
 }
 
 /// Runs `sharnir identify`.
 pub(crate) fn run(args: &IdentifyArgs, root: &Path) -> miette::Result<()> {
+    if args.write_spec.is_some() && crate::is_urdf(&args.spec) {
+        miette::bail!(
+            help = "convert it first (`sharnir urdf2spec robot.urdf > robot.spec`) and identify \
+                    the spec: --write-spec rewrites a spec's text",
+            "{}: --write-spec needs a spec, not a URDF",
+            args.spec.display()
+        );
+    }
     let loaded = load(root, &args.spec, &args.urdf.options())?;
     let spec = match args.drives {
         DrivesArg::Declared => loaded,
@@ -109,6 +126,13 @@ pub(crate) fn run(args: &IdentifyArgs, root: &Path) -> miette::Result<()> {
     let data = args.data.display().to_string();
     let mut identified = solve(&stacked, &names, &mechanism.coordinates, spec_values, &data)?;
     identified.derivatives = samples.derivatives;
+    if let Some(out) = &args.write_spec {
+        let facts = plan
+            .base_parameters()
+            .ok_or_else(|| unevaluated("the base parameters"))?;
+        let written = write_spec::write(out, &spec, &mechanism, facts, &identified, &data)?;
+        identified.written = Some(written);
+    }
     let name = args.spec.display().to_string();
     if args.json {
         println!("{}", json(&name, &data, &identified));
@@ -325,6 +349,7 @@ fn solve(
         samples: m / nv.max(1),
         derivatives: "",
         weakest: (low / top, weakest),
+        written: None,
     })
 }
 
@@ -421,6 +446,23 @@ fn text(spec: &str, data: &str, l: &Identified) -> String {
         l.weakest.0,
         described.join(" ")
     );
+    if let Some(written) = &l.written {
+        let names: Vec<&str> = written
+            .inconsistent
+            .iter()
+            .map(|i| i.name.as_str())
+            .collect();
+        let consistency = if names.is_empty() {
+            "every body physically consistent".to_owned()
+        } else {
+            format!("NOT physically consistent: {}", names.join(", "))
+        };
+        let _ = writeln!(
+            out,
+            "identified spec written to {} ({consistency})",
+            written.path
+        );
+    }
     out
 }
 
@@ -442,6 +484,17 @@ fn json(spec: &str, data: &str, l: &Identified) -> String {
         .zip(&l.residual_rms)
         .map(|(n, r)| (n.clone(), serde_json::json!(r)))
         .collect();
+    let written = l.written.as_ref().map(|w| {
+        serde_json::json!({
+            "path": w.path,
+            "consistent": w.inconsistent.is_empty(),
+            "inconsistent": w.inconsistent.iter()
+                .map(|i| serde_json::json!({ "name": i.name, "problems": i.problems }))
+                .collect::<Vec<_>>(),
+            "projections": w.iterations,
+            "mismatch": w.mismatch,
+        })
+    });
     serde_json::json!({
         "spec": spec,
         "data": data,
@@ -456,6 +509,7 @@ fn json(spec: &str, data: &str, l: &Identified) -> String {
                 .map(|(n, x)| serde_json::json!({ "name": n, "component": x }))
                 .collect::<Vec<_>>(),
         },
+        "written_spec": written,
     })
     .to_string()
 }

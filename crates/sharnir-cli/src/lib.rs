@@ -11,6 +11,7 @@
 
 mod args;
 mod base_parameters;
+mod consistency;
 mod context;
 mod frame;
 mod gen;

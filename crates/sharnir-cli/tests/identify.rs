@@ -9,6 +9,10 @@
 //! within ±4σ for all), the residuals per joint within 10 % of the noise.
 //! And the refusals: a missing column, a value that is no number,
 //! too few samples, a trajectory that cannot separate the parameters.
+//! `--write-spec`: the written spec validates and gives the estimates back
+//! as its base parameters (to 1e-8), keeps everything else of the text,
+//! is made physically consistent along what the data do not determine, and
+//! flags what cannot be; a URDF and an unwritable path are refused.
 
 use sharnir_codegen::{plan, Plan, PlanOptions};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
@@ -389,4 +393,265 @@ fn bad_data_is_refused_with_the_column_or_the_parameters() {
     ))
     .expect("the bundled four-bar");
     refused(&looped, &good, "mechanism with loops");
+}
+
+/// [`ARM`] with a mass and a placement from `[parameters]` and comments:
+/// what `--write-spec` must keep.
+fn arm_with_parameters() -> String {
+    ARM.replace(
+        "gravity = [0, 0, -9.81]\n",
+        "gravity = [0, 0, -9.81]\n\n# The forearm.\n[parameters]\nm2 = 2.0   # kg\nreach = 0.5\n",
+    )
+    .replace("mass = 2.0\n", "mass = \"m2\"   # with its motor\n")
+    .replace(
+        "origin = { xyz = [0.5, 0, 0] }",
+        "origin = { xyz = [\"reach\", 0, 0] }",
+    )
+}
+
+/// `sharnir identify SPEC DATA --json --write-spec OUT` in a fresh
+/// directory: the output and the written text (if any).
+fn identify_and_write(spec: &str, data: &str) -> (Output, Option<String>) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("arm_identified.spec");
+    let output = identify(
+        spec,
+        data,
+        &[
+            "--json",
+            "--write-spec",
+            out.to_str().expect("a UTF-8 path"),
+        ],
+    );
+    (output, std::fs::read_to_string(&out).ok())
+}
+
+/// The base parameters of a spec's text at its own values, by name: the
+/// spec is parsed and validated on the way.
+fn base_parameters_of(text: &str) -> Vec<(String, f64)> {
+    let source = sharnir_spec::Source {
+        name: "arm_identified.spec".to_owned(),
+        text: text.to_owned(),
+    };
+    let spec = sharnir_spec::parse(source).expect("the written spec validates");
+    let mut mechanism = Mechanism::from_spec(&spec, ParameterMode::Runtime).expect("a tree");
+    let plan = plan(&mut mechanism, &PlanOptions::default()).expect("plans");
+    let defaults: Vec<(String, f64)> = mechanism
+        .parameters
+        .iter()
+        .map(|p| (p.name.clone(), p.default))
+        .collect();
+    let values = plan
+        .evaluate("base_parameters", &|input: &Input| match input {
+            Input::Parameter(name) => defaults.iter().find(|(n, _)| n == name).map(|p| p.1),
+            _ => None,
+        })
+        .expect("β");
+    let names = plan.base_parameters().expect("names").names.clone();
+    names.into_iter().zip(values).collect()
+}
+
+/// The written spec's base parameters are the estimates (to 1e-8 of each,
+/// or of 1e-3 where smaller), it validates (so every body is physically
+/// consistent, as the arm's are), and everything but the mass properties
+/// and drive parameters is as it was. Without noise the spec's own values
+/// come back.
+#[test]
+fn the_written_spec_reproduces_the_estimates() {
+    let plan = planned();
+    let spec = arm_with_parameters();
+    for (noise, seed) in [([0.0; 3], 1), (NOISE, 7)] {
+        let (output, written) = identify_and_write(&spec, &csv(&plan, 1000, noise, seed));
+        let estimated = estimates(&output);
+        let text = written.expect("the spec is written");
+        let reloaded = base_parameters_of(&text);
+        assert_eq!(reloaded.len(), estimated.len());
+        for ((name, estimate, _), (reloaded_name, value)) in estimated.iter().zip(&reloaded) {
+            assert_eq!(name, reloaded_name);
+            let error = (value - estimate).abs() / estimate.abs().max(1e-3);
+            assert!(error < 1e-8, "{name}: {value} vs {estimate} ({error:e})");
+        }
+        let value: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        let written = &value["written_spec"];
+        assert_eq!(written["consistent"], true, "{written}");
+        assert!(written["mismatch"].as_f64().expect("a number") < 1e-12);
+        for kept in [
+            "# The forearm.\n[parameters]\nm2 = 2.0   # kg\nreach = 0.5\n",
+            "origin = { xyz = [\"reach\", 0, 0] }",
+            "friction_speed = 0.02",
+            "   # with its motor\n",
+        ] {
+            assert!(text.contains(kept), "{kept} in\n{text}");
+        }
+        assert!(
+            !text.contains("mass = \"m2\""),
+            "the expression becomes a number"
+        );
+        assert!(text.starts_with("# Identified by `sharnir identify` from "));
+        for said in [
+            "log.csv",
+            "Residual RMS per joint: tau.yaw",
+            "Condition number",
+        ] {
+            assert!(text.contains(said), "{said}");
+        }
+        if noise == [0.0; 3] {
+            // The data determine nothing the spec does not say: its
+            // mass properties come back (the forearm's mass to 1e-9).
+            let l2 = text.split("name = \"l2\"").nth(1).expect("l2");
+            let mass: f64 = l2
+                .split("mass = ")
+                .nth(1)
+                .and_then(|rest| rest.split_whitespace().next())
+                .and_then(|m| m.parse().ok())
+                .expect("a number");
+            assert!((mass - 2.0).abs() < 1e-9, "{mass}");
+        }
+    }
+}
+
+/// Forces with `Y_b` times a change of `β` added: the estimate is the
+/// arm's `β` plus that change, which `--write-spec` must meet.
+fn shifted_data(plan: &Plan, shifts: &[(&str, f64)]) -> String {
+    let names = &plan.base_parameters().expect("β").names;
+    let columns: Vec<(usize, f64)> = shifts
+        .iter()
+        .map(|(name, by)| (names.iter().position(|n| n == name).expect(name), *by))
+        .collect();
+    let nbp = names.len();
+    let data = csv(plan, 400, [0.0; 3], 1);
+    let mut lines = data.lines();
+    let mut shifted = format!("{}\n", lines.next().unwrap_or_default());
+    for line in lines {
+        let mut fields: Vec<f64> = line
+            .split(',')
+            .map(|f| f.parse().expect("a number"))
+            .collect();
+        let input = |symbol: &Input| match symbol {
+            Input::Position(i) => fields.get(1 + i).copied(),
+            Input::Velocity(i) => fields.get(4 + i).copied(),
+            Input::Acceleration(i) => fields.get(7 + i).copied(),
+            _ => None,
+        };
+        let y = plan.evaluate("regressor", &input).expect("Y_b");
+        for j in 0..3 {
+            fields[10 + j] += columns
+                .iter()
+                .map(|&(k, by)| y[j * nbp + k] * by)
+                .sum::<f64>();
+        }
+        let row: Vec<String> = fields.iter().map(|x| format!("{x:e}")).collect();
+        shifted.push_str(&row.join(","));
+        shifted.push('\n');
+    }
+    shifted
+}
+
+/// `l2.yy_r` grown by 0.3 kg·m²: the nearest standard parameters are not
+/// consistent (the forearm's `yy` beyond `xx + zz`), and the projections
+/// along what the data do not determine (`xx + zz`, the split with the
+/// pitch armature) make them so with the same base parameters.
+#[test]
+fn an_inconsistent_nearest_estimate_is_made_consistent() {
+    let plan = planned();
+    let (output, written) = identify_and_write(ARM, &shifted_data(&plan, &[("l2.yy_r", 0.3)]));
+    let estimated = estimates(&output);
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let report = &value["written_spec"];
+    assert_eq!(report["consistent"], true, "{report}");
+    assert!(
+        report["projections"].as_u64().expect("a count") > 0,
+        "{report}"
+    );
+    let reloaded = base_parameters_of(&written.expect("written"));
+    for ((name, estimate, _), (_, value)) in estimated.iter().zip(&reloaded) {
+        let error = (value - estimate).abs() / estimate.abs().max(1e-3);
+        assert!(error < 1e-8, "{name}: {value} vs {estimate}");
+    }
+}
+
+/// A negative mass and a negative damping, each a base parameter alone,
+/// cannot be made physical: the spec is still written, every one flagged
+/// on stderr, in the spec above its table and in the JSON.
+#[test]
+fn an_impossible_estimate_is_flagged_not_hidden() {
+    let plan = planned();
+    let data = shifted_data(&plan, &[("l3.m", -1.0), ("slide.damping", -6.0)]);
+    let (output, written) = identify_and_write(ARM, &data);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("`l3` is not physically consistent: mass"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("`slide.damping` is not physically consistent"),
+        "{stderr}"
+    );
+    let text = written.expect("written all the same");
+    assert!(
+        text.contains("# WARNING: `l3` is not physically consistent: mass -5.0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("is not positive\n[[body]]\nname = \"l3\""),
+        "{text}"
+    );
+    assert!(text.contains("`slide.damping` is not physically consistent"));
+    assert!(text.contains("# WARNING: not physically consistent"));
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let report = &value["written_spec"];
+    assert_eq!(report["consistent"], false);
+    let names: Vec<&str> = report["inconsistent"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(|i| i["name"].as_str())
+        .collect();
+    assert_eq!(names, ["l3", "slide.damping"], "{report}");
+    let source = sharnir_spec::Source {
+        name: "flagged.spec".to_owned(),
+        text,
+    };
+    assert!(
+        sharnir_spec::parse(source).is_err(),
+        "the spec says what is wrong"
+    );
+}
+
+/// `--write-spec` on a URDF, or into a directory that does not exist: an
+/// error that says so, nothing written.
+#[test]
+fn write_spec_refuses_a_urdf_and_an_unwritable_path() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let urdf = dir.path().join("robot.urdf");
+    std::fs::write(&urdf, "<robot name=\"r\"/>").expect("write");
+    let out = dir.path().join("out.spec");
+    let output = Command::new(env!("CARGO_BIN_EXE_sharnir"))
+        .args(["identify".as_ref(), urdf.as_os_str(), "log.csv".as_ref()])
+        .arg("--write-spec")
+        .arg(&out)
+        .output()
+        .expect("sharnir runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("--write-spec needs a spec, not a URDF"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("urdf2spec"), "{stderr}");
+    assert!(!out.exists());
+
+    let plan = planned();
+    let missing = dir.path().join("no_such_dir").join("out.spec");
+    let output = identify(
+        ARM,
+        &csv(&plan, 200, [0.0; 3], 1),
+        &["--write-spec", missing.to_str().expect("UTF-8")],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cannot write"), "{stderr}");
+    assert!(stderr.contains("out.spec"), "{stderr}");
+    assert!(!missing.exists());
 }
