@@ -395,3 +395,50 @@ mod ship {
         }
     }
 }
+
+/// A module of a spec with `[motion]` planned with only some outputs
+/// (`--outputs`, or `identify`'s regressor) still has `mixed_dynamics`,
+/// which reads the mass matrix and bias, and it equals the closed forms.
+#[test]
+fn mixed_dynamics_come_with_any_choice_of_outputs() {
+    use sharnir_codegen::plan::outputs::{Function, Outputs};
+    use sharnir_codegen::{plan, PlanOptions};
+    use sharnir_mech::{Input, Mechanism, ParameterMode};
+    let spec = sharnir_tests::oracle::load_spec("spun_pendulum");
+    let p = m::Params::default();
+    let values = spec.parameter_values();
+    for only in [
+        Function::Regressor,
+        Function::InverseDynamics,
+        Function::Energy,
+    ] {
+        let mut mechanism = Mechanism::from_spec(&spec, ParameterMode::Runtime).expect("valid");
+        let options = PlanOptions {
+            outputs: Some(Outputs::NONE.with(only)),
+            ..PlanOptions::default()
+        };
+        let planned = plan(&mut mechanism, &options).expect("plans");
+        let (t, theta, rate, tau) = (0.7, 0.4, -1.1, [0.2, -0.3]);
+        let input = |symbol: &Input| match symbol {
+            Input::Parameter(name) => values.get(name).copied(),
+            Input::Time => Some(t),
+            Input::Position(1) => Some(theta),
+            Input::Velocity(1) => Some(rate),
+            Input::Force(i) => tau.get(*i).copied(),
+            _ => Some(0.0),
+        };
+        let mixed = planned
+            .evaluate("mixed_dynamics", &input)
+            .unwrap_or_else(|| panic!("{only:?}: no mixed_dynamics"));
+        let expected = [
+            bob_acceleration(&p, theta, tau[1]),
+            drive_torque(&p, theta, rate, tau[0]),
+        ];
+        for (got, want) in [mixed[1], mixed[2]].into_iter().zip(expected) {
+            assert!(
+                (got - want).abs() < 1e-12 * want.abs().max(1.0),
+                "{only:?}: {got} vs {want}"
+            );
+        }
+    }
+}

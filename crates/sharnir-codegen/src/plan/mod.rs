@@ -398,7 +398,8 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
 /// the spec (its `outputs`), else the automatic rule, and whether the rule
 /// chose them; with `inverse_dynamics` and `joint_space` always for a
 /// mechanism with loops, since its constrained dynamics are solved from
-/// them, and `body_poses` and `body_jacobians` for one with detachable
+/// them, `joint_space` for one with `[motion]` (its `mixed_dynamics`
+/// reads it), and `body_poses` and `body_jacobians` for one with detachable
 /// joints, which the runtime's release reads. The spec's names were checked when it was parsed
 /// (`sharnir_spec::OUTPUT_NAMES`, the names of [`Function`]).
 fn outputs_of(mechanism: &Mechanism, options: &PlanOptions) -> (Outputs, bool) {
@@ -414,6 +415,13 @@ fn outputs_of(mechanism: &Mechanism, options: &PlanOptions) -> (Outputs, bool) {
             .with(Function::JointSpace)
     } else {
         outputs
+    };
+    // `mixed_dynamics` solves the reduced system of the free coordinates
+    // from the mass matrix and bias.
+    let outputs = if mechanism.motion.is_empty() {
+        outputs
+    } else {
+        outputs.with(Function::JointSpace)
     };
     // The forward dynamics' derivatives are taken along the forward
     // dynamics, which the module then has.
