@@ -68,3 +68,45 @@ fn no_crate_has_an_import_cycle() {
         report.join("\n")
     );
 }
+
+/// The code generator stands in layers: `plan/` (planning) and `print/`
+/// (terms into text) never name `render/` (a plan into a module), and
+/// `print/` never names `plan/`, so planning never reads rendering and the
+/// printer reads neither.
+#[test]
+fn the_code_generator_plans_prints_and_renders_in_layers() {
+    let checkout = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the checkout");
+    let codegen = Path::new("crates/sharnir-codegen/src");
+    let layer = |file: &Path| {
+        file.strip_prefix(codegen)
+            .ok()
+            .and_then(|rest| rest.components().next())
+            .and_then(|first| first.as_os_str().to_str().map(str::to_owned))
+    };
+    let forbidden = [("plan", "render"), ("print", "render"), ("print", "plan")];
+    let references = cycles::references(checkout);
+    assert!(
+        references
+            .iter()
+            .any(|(from, to, _)| layer(from).as_deref() == Some("render")
+                && layer(to).as_deref() == Some("print")),
+        "rendering names the printer: the layers were not found"
+    );
+    let crossing: Vec<String> = references
+        .iter()
+        .filter(|(from, to, _)| {
+            let (a, b) = (layer(from), layer(to));
+            forbidden
+                .iter()
+                .any(|(x, y)| a.as_deref() == Some(*x) && b.as_deref() == Some(*y))
+        })
+        .map(|(from, to, line)| format!("  {}:{line} names {}", from.display(), to.display()))
+        .collect();
+    assert!(
+        crossing.is_empty(),
+        "a lower layer of the code generator names a higher one:\n{}",
+        crossing.join("\n")
+    );
+}

@@ -10,64 +10,43 @@
 //!    the dynamics outputs, `--method`);
 //! 2. [`mod@plan`], the planning stage: derive every candidate, choose,
 //!    lower; the plan of a module as data;
-//! 3. printing, which reads no plan: [`printer`] (lowered terms → Rust
+//! 3. `print/`, which reads no plan: `printer` (lowered terms → Rust
 //!    expressions with minimal parentheses, and the `OpCount` literal),
 //!    `text` (a short statement's line straight from its term), `syntax`
 //!    (the printer's statements as `syn` trees without `syn`'s parser),
 //!    `lines` (a function's statements formatted apart from it, and
 //!    `format_items`), `layout` (a blank line between items, operation
 //!    counts on one line), `tokens` (which names emitted code reads);
-//! 4. rendering a plan, each file one part of the module: `preamble`
-//!    (constants, types, lints), `derived` (`Params::derived`), `function`
-//!    (one function and its `_with` twin), `body` (its statements),
-//!    `result` (its result by `Shape`), `dispatch` (the AVX copies of long
-//!    functions), `contacts` (the contact law around `limit_forces`),
-//!    `detachments` (the joints that let go and their variant modules),
-//!    `constrained`, `constrained_derivatives` and `constrained_motion`
-//!    (the solves of loop modules), [`linearization`] (`A`, `B`), `math`, `single_trig` and
-//!    `double_trig` (the sine and cosine helpers the modules carry),
-//!    `motion` (the prescribed coordinates' constants, and the free
-//!    motion of a module without `[motion]`),
-//!    `header` (the `//!` header of every variant);
-//! 5. [`module`], which assembles them into a module (`Plan::render`);
-//! 6. [`mod@generate`]: plan and render in one call.
+//! 4. `render/`, a plan into a module, each file one part of it:
+//!    `preamble` (constants, types, lints), `derived` (`Params::derived`),
+//!    `function` (one function and its `_with` twin), `body` (its
+//!    statements), `result` (its result by `Shape`), `dispatch` (the AVX
+//!    copies of long functions), `contacts` (the contact law around
+//!    `limit_forces`), `detachments` (the joints that let go and their
+//!    variant modules), `constrained`, `constrained_derivatives` and
+//!    `constrained_motion` (the solves of loop modules), [`linearization`]
+//!    (`A`, `B`), `math`, `single_trig` and `double_trig` (the sine and
+//!    cosine helpers the modules carry), `motion` (the prescribed
+//!    coordinates' constants, and the free motion of a module without
+//!    `[motion]`), `header` (the `//!` header of every variant), and
+//!    `module`, which assembles them (`Plan::render`);
+//! 5. [`mod@generate`]: plan and render in one call.
 //!
 //! `test_terms` gives the property tests terms of every shape.
 
-mod body;
-mod constrained;
-mod constrained_derivatives;
-mod constrained_motion;
-mod contacts;
-mod derived;
-mod detachments;
-mod dispatch;
-mod double_trig;
 pub mod error;
-mod function;
 pub mod generate;
-mod header;
-mod layout;
-pub mod linearization;
-mod lines;
-mod math;
 pub mod method;
-pub mod module;
-mod motion;
 pub mod plan;
-mod preamble;
-pub mod printer;
-mod result;
-mod single_trig;
-mod syntax;
+mod print;
+mod render;
 #[cfg(test)]
 mod test_terms;
-mod text;
-mod tokens;
 mod vocabulary;
 
 pub use error::EmitError;
 pub use generate::{generate, generate_with};
 pub use method::{Method, UnknownMethod};
 pub use plan::{base_parameter_facts, plan, Plan, PlanOptions, PlannedFunction, Twins, Variant};
+pub use render::linearization;
 pub use vocabulary::{Argument, BaseParameterFacts, GeneratedModule, LoopFacts, Shape};

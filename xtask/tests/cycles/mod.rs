@@ -19,6 +19,20 @@ pub struct Cycle {
     pub route: String,
 }
 
+/// Every `(from, to, line)` of the crates below `checkout`: file `from`
+/// names file `to` on `line` (paths relative to the checkout), for tests
+/// of which layer may name which.
+pub fn references(checkout: &Path) -> Vec<(PathBuf, PathBuf, usize)> {
+    crates::crates(checkout)
+        .iter()
+        .flat_map(|krate| {
+            krate.edges.iter().map(|(&(from, to), &line)| {
+                (krate.files[from].clone(), krate.files[to].clone(), line)
+            })
+        })
+        .collect()
+}
+
 /// Every import cycle of every crate below `checkout`, each once (a file
 /// that two crates include gives its cycles to both).
 pub fn cycles(checkout: &Path) -> Vec<Cycle> {

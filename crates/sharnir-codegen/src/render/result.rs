@@ -1,11 +1,11 @@
 //! The result of a generated function, by its [`Shape`]: its Rust type,
 //! its value built from the outputs, and — for a function split into parts
-//! ([`crate::body`]) — its zero and the place of every output in it, where
+//! ([`crate::render::body`]) — its zero and the place of every output in it, where
 //! the parts write the outputs one by one. The outputs come in the order
 //! `Shape` documents (matrices row-major, a pose's rotation before its
 //! position, the joint-space mass matrix before the bias and gravity).
 
-use crate::contacts;
+use crate::render::contacts;
 use crate::vocabulary::{ContactFacts, Shape};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;

@@ -16,7 +16,7 @@
 //! one comparison; the operation counts are those with every contact
 //! engaged.
 
-use crate::printer::float_literal;
+use crate::print::printer::float_literal;
 use crate::vocabulary::ContactFacts;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;

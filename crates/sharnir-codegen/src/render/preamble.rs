@@ -4,10 +4,10 @@
 //! `BASE_PARAMETER_NAMES` with the base parameters), the types
 //! `OpCount`, `Real`, `Params` and `Pose`, and the lints the module allows.
 
-use crate::detachments;
 use crate::error::EmitError;
 use crate::plan::Variant;
-use crate::printer::float_literal;
+use crate::print::printer::float_literal;
+use crate::render::detachments;
 use crate::vocabulary::{BaseParameterFacts, Facts, LoopFacts};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
@@ -53,7 +53,7 @@ pub(crate) fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, E
         .map(|(name, default)| format!(" `{name}` (spec value {default})."))
         .collect();
     let loop_constants = facts.loops.as_ref().map(loop_constants);
-    let motion_constants = crate::motion::constants(&facts.prescribed);
+    let motion_constants = crate::render::motion::constants(&facts.prescribed);
     let base_constants = facts.base_parameters.as_ref().map(base_constants);
     let drive_constants =
         (!facts.drive_parameters.is_empty()).then(|| drive_constants(&facts.drive_parameters));

@@ -18,14 +18,14 @@
 //! - any other is formatted by `prettyplease` in a batch of statements, as
 //!   the body of a scratch function: a statement of a block is formatted
 //!   the same whatever the statements around it, at the same indentation.
-//!   Its syntax tree is read from its tokens by [`crate::syntax`] where it
+//!   Its syntax tree is read from its tokens by [`crate::print::syntax`] where it
 //!   can, by `syn`'s parser otherwise.
 //!
 //! The generated modules are byte-identical to formatting each function
 //! whole (`cargo xtask gen --all` in CI checks it on every bundled module).
 
 use crate::error::EmitError;
-use crate::tokens::Usage;
+use crate::print::tokens::Usage;
 use proc_macro2::{Delimiter, Ident, Span, TokenStream, TokenTree};
 use quote::quote;
 use std::ops::Range;
@@ -47,7 +47,7 @@ const MARKER: &str = "__sharnir_lines_";
 const BODY_INDENT: &str = "    ";
 
 /// One statement for [`Lines::run`]: its line when the printer wrote it
-/// already ([`crate::printer::Printer::text`]: at most [`LONGEST`] bytes,
+/// already ([`crate::print::printer::Printer::text`]: at most [`LONGEST`] bytes,
 /// exactly what [`one_line`] makes of its tokens), its tokens otherwise.
 pub(crate) enum Line {
     Text(String),
@@ -153,7 +153,7 @@ impl Lines {
         let statements = pending
             .iter()
             .map(|(_, statement)| {
-                crate::syntax::statement(statement).map_or_else(
+                crate::print::syntax::statement(statement).map_or_else(
                     || {
                         syn::parse2(statement.clone()).map_err(|e| {
                             EmitError::Internal(format!("generated tokens do not parse: {e}"))
@@ -434,7 +434,7 @@ mod tests {
         fn printed_text_is_the_line_of_the_printed_tokens(term in crate::test_terms::term()) {
             let locals: Vec<String> = (0..40).map(|i| format!("t{i}")).collect();
             let slots: Vec<Option<usize>> = (0..40).map(|i| (i % 3 == 0).then_some(i)).collect();
-            let printer = crate::printer::Printer { locals: &locals, slots: &slots };
+            let printer = crate::print::printer::Printer { locals: &locals, slots: &slots };
             let names = ["q", "qd", "t", "p", "d", "live", "sin", "cos", "sqrt", "fma", "m1", "t3"];
             let (mut from_tokens, mut from_text) = (Usage::new(&names), Usage::new(&names));
             let value = printer.expr(&term).expect("prints");

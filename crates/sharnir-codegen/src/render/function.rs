@@ -1,16 +1,16 @@
 //! One generated function: its `OPS_*` constant, the function on
 //! `Params`, its `_with` twin on `Derived`, and, for a program too long for
 //! the compiler to optimise in time linear in its size, the parts it is
-//! split into (their statements: [`crate::body`]).
+//! split into (their statements: [`crate::render::body`]).
 
-use crate::body::{body, Body, Quads};
-use crate::dispatch::{LanesUse, Parameter};
 use crate::error::EmitError;
-use crate::lines::{Line, Lines};
 use crate::plan::PlannedFunction;
-use crate::printer::op_count_literal;
-use crate::result::{places, result_type, result_value, zero};
-use crate::tokens::Usage;
+use crate::print::lines::{Line, Lines};
+use crate::print::printer::op_count_literal;
+use crate::print::tokens::Usage;
+use crate::render::body::{body, Body, Quads};
+use crate::render::dispatch::{LanesUse, Parameter};
+use crate::render::result::{places, result_type, result_value, zero};
 use crate::vocabulary::{Argument, Facts};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
@@ -75,22 +75,22 @@ fn arguments<'a>(
     })
 }
 
-/// The names [`signature`] and [`crate::dispatch`] ask about: every
+/// The names [`signature`] and [`crate::render::dispatch`] ask about: every
 /// argument's, `p`, `d`, `lanes` and the fused twins' `fma`.
 const SIGNATURE_NAMES: [&str; 10] = [
     "q", "qd", "qdd", "tau", "t", "lambda", "p", "d", "lanes", "fma",
 ];
 
 /// The names a function's body is walked for, once: [`SIGNATURE_NAMES`]
-/// and the module's helpers ([`crate::math::HELPERS`]).
-const USED_NAMES: [&str; SIGNATURE_NAMES.len() + crate::math::HELPERS.len()] = {
-    let mut names = [""; SIGNATURE_NAMES.len() + crate::math::HELPERS.len()];
+/// and the module's helpers ([`crate::render::math::HELPERS`]).
+const USED_NAMES: [&str; SIGNATURE_NAMES.len() + crate::render::math::HELPERS.len()] = {
+    let mut names = [""; SIGNATURE_NAMES.len() + crate::render::math::HELPERS.len()];
     let mut i = 0;
     while i < names.len() {
         names[i] = if i < SIGNATURE_NAMES.len() {
             SIGNATURE_NAMES[i]
         } else {
-            crate::math::HELPERS[i - SIGNATURE_NAMES.len()]
+            crate::render::math::HELPERS[i - SIGNATURE_NAMES.len()]
         };
         i += 1;
     }
@@ -103,16 +103,16 @@ pub(crate) struct Emitted {
     /// marker statement for each text of `lines`.
     pub(crate) item: TokenStream,
     /// The module's helpers it calls, flagged in the order of
-    /// [`crate::math::HELPERS`].
-    pub(crate) helpers: [bool; crate::math::HELPERS.len()],
-    /// Whether it has an AVX copy ([`crate::dispatch`]), which needs the
+    /// [`crate::render::math::HELPERS`].
+    pub(crate) helpers: [bool; crate::render::math::HELPERS.len()],
+    /// Whether it has an AVX copy ([`crate::render::dispatch`]), which needs the
     /// module's `avx` items.
     pub(crate) dispatches: bool,
     /// What its statements take from their `lanes` ([`Quads::Lanes`]),
     /// which needs the module's `Lanes` items.
     pub(crate) lanes: LanesUse,
-    /// Its runs of statements as text ([`crate::lines`]), for
-    /// [`crate::lines::splice`] to put in place of their markers once the
+    /// Its runs of statements as text ([`crate::print::lines`]), for
+    /// [`crate::print::lines::splice`] to put in place of their markers once the
     /// item is formatted.
     pub(crate) lines: Vec<String>,
 }
@@ -137,7 +137,7 @@ pub(crate) fn emit(
         error: Box::new(error),
     };
     let places = places(function.shape, dof, program.outputs.len());
-    let dispatch = crate::dispatch::dispatches(ops, avx2_lanes);
+    let dispatch = crate::render::dispatch::dispatches(ops, avx2_lanes);
     let quads = if dispatch && avx2_lanes {
         Quads::Lanes
     } else {
@@ -208,8 +208,8 @@ pub(crate) fn emit(
     let rest = quote!(#start #(#calls)* #value);
     usage.add(&rest);
     let body = quote!(#statements #rest);
-    let mut helpers = [false; crate::math::HELPERS.len()];
-    crate::math::called_in(&usage, &mut helpers);
+    let mut helpers = [false; crate::render::math::HELPERS.len()];
+    crate::render::math::called_in(&usage, &mut helpers);
     let (with_parameters, parameters) = signature(function, &usage);
     // A split function dispatches in each part; its own body only calls them.
     let split = !parts.is_empty();
@@ -219,7 +219,7 @@ pub(crate) fn emit(
         let part_name = Ident::new(&format!("{}_part{k}", function.name), Span::call_site());
         let mut usage = Usage::new(&USED_NAMES);
         let statements = lines.run(part.statements, &mut usage)?;
-        crate::math::called_in(&usage, &mut helpers);
+        crate::render::math::called_in(&usage, &mut helpers);
         lanes = lanes.or(uses(&usage));
         let (mut part_parameters, parameters) = signature(function, &usage);
         let size = Literal::usize_unsuffixed(part.live);
@@ -235,8 +235,8 @@ pub(crate) fn emit(
                 read: part.writes_outputs,
             });
         }
-        split_parts.push(crate::dispatch::function(
-            crate::dispatch::Function {
+        split_parts.push(crate::render::dispatch::function(
+            crate::render::dispatch::Function {
                 name: &part_name,
                 outer: quote!(#[inline(never)]),
                 visibility: TokenStream::new(),
@@ -248,8 +248,8 @@ pub(crate) fn emit(
             dispatch,
         ));
     }
-    let with_function = crate::dispatch::function(
-        crate::dispatch::Function {
+    let with_function = crate::render::dispatch::function(
+        crate::render::dispatch::Function {
             name: &with_name,
             outer: quote!(#[doc = #with_summary]),
             visibility: quote!(pub),

@@ -11,8 +11,8 @@
 //! zero. The drives' forces close the rows of `p`:
 //! `M q̈ + bias − τ − Jᵀλ`. Emitted after `constrained.rs`'s helpers.
 
-use crate::constrained::{closed_solve_ops, count_of};
-use crate::printer::op_count_literal;
+use crate::print::printer::op_count_literal;
+use crate::render::constrained::{closed_solve_ops, count_of};
 use proc_macro2::TokenStream;
 use quote::quote;
 use sharnir_cas::OpCount;

@@ -23,8 +23,8 @@
 //! the dynamics without it, which agree with the linkage's along the
 //! manifold, the only directions in which its dynamics are defined.
 
-use crate::constrained::{cholesky_ops, count_of, semidefinite_ops, solve_ops};
-use crate::printer::op_count_literal;
+use crate::print::printer::op_count_literal;
+use crate::render::constrained::{cholesky_ops, count_of, semidefinite_ops, solve_ops};
 use proc_macro2::TokenStream;
 use quote::quote;
 use sharnir_cas::OpCount;

@@ -13,7 +13,7 @@
 //! cosine of a twin goes through its `sin_cos`, and no call site changes.
 
 use crate::error::EmitError;
-use crate::tokens::Usage;
+use crate::print::tokens::Usage;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -47,7 +47,7 @@ pub(crate) fn called(tokens: &TokenStream, found: &mut [bool; HELPERS.len()]) {
 /// `single_precision`, the trigonometric ones are the single-precision
 /// routine's (its `sin_cos` always, public, so a twin offers it whether or
 /// not its own code calls it); `quad_in_copies`, the AVX copies call the
-/// AVX2 routine for four angles ([`crate::double_trig::sin_cos_quad`]).
+/// AVX2 routine for four angles ([`crate::render::double_trig::sin_cos_quad`]).
 pub(crate) fn helpers(
     used: &[bool; HELPERS.len()],
     single_precision: bool,
@@ -74,18 +74,18 @@ pub(crate) fn helpers(
         })
     };
     if single_precision {
-        items.extend(routine(crate::single_trig::SIN_COS)?);
+        items.extend(routine(crate::render::single_trig::SIN_COS)?);
         if sin_cos_pair {
-            items.extend(routine(crate::single_trig::SIN_COS_PAIR)?);
+            items.extend(routine(crate::render::single_trig::SIN_COS_PAIR)?);
         }
         if sin_cos_quad {
-            items.extend(routine(crate::single_trig::SIN_COS_QUAD)?);
+            items.extend(routine(crate::render::single_trig::SIN_COS_QUAD)?);
         }
         if sin {
-            items.extend(routine(crate::single_trig::SIN)?);
+            items.extend(routine(crate::render::single_trig::SIN)?);
         }
         if cos {
-            items.extend(routine(crate::single_trig::COS)?);
+            items.extend(routine(crate::render::single_trig::COS)?);
         }
         return Ok(items);
     }
@@ -100,10 +100,12 @@ pub(crate) fn helpers(
         });
     }
     if sin_cos_pair {
-        items.extend(routine(crate::double_trig::SIN_COS_PAIR)?);
+        items.extend(routine(crate::render::double_trig::SIN_COS_PAIR)?);
     }
     if sin_cos_quad {
-        items.extend(routine(&crate::double_trig::sin_cos_quad(quad_in_copies))?);
+        items.extend(routine(&crate::render::double_trig::sin_cos_quad(
+            quad_in_copies,
+        ))?);
     }
     if sin {
         items.extend(quote! {

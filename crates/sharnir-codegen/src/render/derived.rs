@@ -8,8 +8,8 @@
 
 use crate::error::EmitError;
 use crate::plan::derived::Derived;
-use crate::printer::op_count_literal;
-use crate::printer::Printer;
+use crate::print::printer::op_count_literal;
+use crate::print::printer::Printer;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 use sharnir_mech::Input;
@@ -61,7 +61,7 @@ impl Derived {
         let ops = op_count_literal(self.op_count(), fma);
         // `p` only where a group reads a parameter (no unused variable).
         let reads_parameters = quote!(#(#statements)* #(#values)*);
-        let parameters = if crate::tokens::Usage::of(&reads_parameters, &["p"]).reads("p") {
+        let parameters = if crate::print::tokens::Usage::of(&reads_parameters, &["p"]).reads("p") {
             quote!(let p = self;)
         } else {
             TokenStream::new()

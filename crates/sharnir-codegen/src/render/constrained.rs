@@ -13,7 +13,7 @@
 //! never a panic or a NaN. The operation counts are those of the loops as
 //! written, for full rank, plus the functions they call.
 
-use crate::printer::op_count_literal;
+use crate::print::printer::op_count_literal;
 use crate::vocabulary::LoopFacts;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;

@@ -68,7 +68,7 @@ impl<'a> Usage<'a> {
     }
 
     /// Notes every identifier of `text`, one statement of the printer's
-    /// shapes on one line as [`crate::lines`] prints it, as [`Usage::add`]
+    /// shapes on one line as [`crate::print::lines`] prints it, as [`Usage::add`]
     /// notes them from the statement's tokens: literals skipped whole, an
     /// identifier after `.` or `:` a field or path segment, one right
     /// before `(` a call.

@@ -17,7 +17,7 @@
 //! an equilibrium are the familiar `[[0, I], [∂q̈/∂q, ∂q̈/∂q̇]]`.
 
 use crate::plan::Plan;
-use crate::printer::op_count_literal;
+use crate::print::printer::op_count_literal;
 use crate::vocabulary::{Facts, Rotation};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;

@@ -1,11 +1,11 @@
 //! The printer's statements as `syn` syntax trees, read from their tokens
 //! without `syn`'s general parser.
 //!
-//! A long statement ([`crate::lines`]) is formatted by `prettyplease`,
+//! A long statement ([`crate::print::lines`]) is formatted by `prettyplease`,
 //! which prints a syntax tree. Building that tree with `syn`'s parser was
 //! four fifths of formatting: the parser is written for all of Rust, and
 //! tries many shapes at every token. The printer emits few shapes (see
-//! [`crate::printer`]): `let name = expression;` and `place = expression;`,
+//! [`crate::print::printer`]): `let name = expression;` and `place = expression;`,
 //! where an expression is made of names, literals, `-`, the four binary
 //! operators, parentheses, calls, indexing and named fields. [`statement`]
 //! reads exactly those, by precedence climbing, and gives up (`None`) on
@@ -258,7 +258,7 @@ fn is_punct(tree: &TokenTree, c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::printer::Printer;
+    use crate::print::printer::Printer;
     use proptest::prelude::*;
     use quote::quote;
 

@@ -8,13 +8,13 @@
 //! module, its fused multiply–add and single-precision twins) is printed
 //! from the same programs, so no twin derives anything again.
 
-use crate::constrained;
-use crate::contacts;
-use crate::dispatch::LanesUse;
 use crate::error::EmitError;
-use crate::lines::format_items;
-use crate::math::HELPERS;
 use crate::plan::{Plan, Variant};
+use crate::print::lines::format_items;
+use crate::render::constrained;
+use crate::render::contacts;
+use crate::render::dispatch::LanesUse;
+use crate::render::math::HELPERS;
 use crate::vocabulary::{GeneratedModule, Shape};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -60,7 +60,7 @@ impl Plan {
     }
 }
 
-/// The module of `plan` in `variant`: the header ([`crate::header`]), then
+/// The module of `plan` in `variant`: the header ([`crate::render::header`]), then
 /// every item printed from `programs`, one per function of the plan (fused
 /// for the fused variants), in `f32` with the single-precision sine and cosine
 /// (`math.rs`) for the single-precision variants.
@@ -75,7 +75,7 @@ fn render_plan(
         dispatches,
     } = render(plan, programs, variant)?;
     let name = format!("{}{}", plan.name, variant.suffix());
-    let header = crate::header::header(plan, &name, variant, &op_counts, dispatches);
+    let header = crate::render::header::header(plan, &name, variant, &op_counts, dispatches);
     let source = format!("{header}{body}");
     Ok(GeneratedModule {
         name,
@@ -91,7 +91,7 @@ struct Rendered {
     body: String,
     /// The operation counts of `Params::derived` and of every function.
     op_counts: Vec<(String, OpCount)>,
-    /// Whether any function has an AVX copy ([`crate::dispatch`]).
+    /// Whether any function has an AVX copy ([`crate::render::dispatch`]).
     dispatches: bool,
 }
 
@@ -124,9 +124,15 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
     let avx2_lanes = !variant.single_precision;
     let printed =
         sharnir_cas::parallel::map_largest_first(&jobs, size, |&(function, program, ops)| {
-            let emitted =
-                crate::function::emit(function, program, ops, &plan.facts, fma, avx2_lanes)?;
-            let text = crate::lines::splice(&format_items(emitted.item)?, &emitted.lines);
+            let emitted = crate::render::function::emit(
+                function,
+                program,
+                ops,
+                &plan.facts,
+                fma,
+                avx2_lanes,
+            )?;
+            let text = crate::print::lines::splice(&format_items(emitted.item)?, &emitted.lines);
             Ok::<(String, [bool; HELPERS.len()], bool, LanesUse), EmitError>((
                 text,
                 emitted.helpers,
@@ -135,7 +141,7 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
             ))
         });
     let mut used = [false; HELPERS.len()];
-    crate::math::called(&derived, &mut used);
+    crate::render::math::called(&derived, &mut used);
     let mut functions = String::new();
     let mut dispatches = false;
     let mut lanes = LanesUse::default();
@@ -154,8 +160,8 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
     let mut tail = TokenStream::new();
     let mut support = TokenStream::new();
     if dispatches {
-        let items = crate::dispatch::items(lanes);
-        crate::math::called(&items, &mut used);
+        let items = crate::render::dispatch::items(lanes);
+        crate::render::math::called(&items, &mut used);
         support.extend(items);
     }
     let derivatives = op_counts
@@ -163,17 +169,17 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
         .find(|(name, _)| name == "forward_dynamics_derivatives")
         .map(|(_, ops)| *ops);
     if let Some(derivatives) = derivatives {
-        let (items, ops) = crate::linearization::items(&plan.facts, derivatives, fma);
+        let (items, ops) = crate::render::linearization::items(&plan.facts, derivatives, fma);
         tail.extend(items);
         op_counts.push(("linearization".to_owned(), ops));
     }
     let has = |name: &str| plan.functions.iter().any(|f| f.name == name);
     if !has("mixed_dynamics") && has("forward_dynamics") {
-        tail.extend(crate::motion::free_motion());
+        tail.extend(crate::render::motion::free_motion());
     }
     if let Some(loops) = &plan.facts.loops {
         let (solves, ops) = constrained::items(loops, plan.facts.dof, &op_counts, fma);
-        crate::math::called(&solves, &mut used);
+        crate::render::math::called(&solves, &mut used);
         tail.extend(solves);
         op_counts.extend(ops);
         if op_counts
@@ -182,24 +188,24 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
         {
             let nc = loops.constraint_names.len();
             let (items, ops) =
-                crate::constrained_derivatives::items(plan.facts.dof, nc, &op_counts, fma);
+                crate::render::constrained_derivatives::items(plan.facts.dof, nc, &op_counts, fma);
             tail.extend(items);
             op_counts.push(("constrained_forward_dynamics_derivatives".to_owned(), ops));
         }
         if !plan.facts.prescribed.is_empty() {
             let nc = loops.constraint_names.len();
             let (items, ops) =
-                crate::constrained_motion::items(plan.facts.dof, nc, &op_counts, fma);
+                crate::render::constrained_motion::items(plan.facts.dof, nc, &op_counts, fma);
             tail.extend(items);
             op_counts.push(ops);
         }
     }
-    support.extend(crate::math::helpers(
+    support.extend(crate::render::math::helpers(
         &used,
         variant.single_precision,
         lanes.quads,
     )?);
-    let preamble = crate::preamble::preamble(&plan.facts, variant)?;
+    let preamble = crate::render::preamble::preamble(&plan.facts, variant)?;
     let head = format_items(quote! {
         #preamble
         #derived
@@ -210,7 +216,7 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
         format!("\n{SUPPORT_DIVIDER}\n\n{}", format_items(support)?)
     };
     Ok(Rendered {
-        body: crate::layout::tidy(&format!(
+        body: crate::print::layout::tidy(&format!(
             "{head}{functions}{}{support}",
             format_items(tail)?
         )),
@@ -445,7 +451,7 @@ mod tests {
             // no item's.
             let body = (body.join("\n") + "\n").replace(&format!("\n{SUPPORT_DIVIDER}\n\n"), "\n");
             let file = syn::parse_file(&body).expect("the module is valid Rust");
-            let whole = crate::layout::tidy(&prettyplease::unparse(&file));
+            let whole = crate::print::layout::tidy(&prettyplease::unparse(&file));
             assert!(file.items.len() > 3, "{body}");
             assert_eq!(whole.trim_start(), body.trim_start(), "{:?}", variant);
         }

@@ -2,12 +2,12 @@
 //! `let` per local, sines paired with the cosines of the same angle and
 //! runs of such pairs computed together, and, for a program too long for
 //! the compiler to optimise in time linear in its size, the parts the body
-//! is split into (see [`SPLIT_ABOVE`]). [`crate::function`] wraps them
+//! is split into (see [`SPLIT_ABOVE`]). [`crate::render::function`] wraps them
 //! into the function.
 
 use crate::error::EmitError;
-use crate::lines::{Line, LONGEST};
-use crate::printer::Printer;
+use crate::print::lines::{Line, LONGEST};
+use crate::print::printer::Printer;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use sharnir_cas::{Program, Term};
@@ -54,7 +54,7 @@ pub(crate) enum Quads {
     /// By the module's `sin_cos_quad`: the build's routine.
     Helper,
     /// By its `lanes` parameter's `sin_cos_quad` (a function with an AVX
-    /// copy, [`crate::dispatch`]): the build's routine in the function,
+    /// copy, [`crate::render::dispatch`]): the build's routine in the function,
     /// the AVX2 routine in its copy.
     Lanes,
 }

@@ -26,7 +26,7 @@
 //! saves their registers (asked once and remembered, see [`items`]), and
 //! the plain statements otherwise. What the statements compute by
 //! instruction set — four angles' sines and cosines at once
-//! ([`crate::body::Quads::Lanes`]), fused multiply–adds — they take from
+//! ([`crate::render::body::Quads::Lanes`]), fused multiply–adds — they take from
 //! their `lanes` parameter ([`LanesUse`]): `BuildLanes`, the build's
 //! `sin_cos_quad` and `fma`, in the public function; `avx::Avx2`, the AVX2
 //! routine and the FMA instruction, in the copy. That value is also the
@@ -107,7 +107,7 @@ impl Parameter {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct LanesUse {
     /// `lanes.sin_cos_quad(…)`: four angles' sines and cosines at once
-    /// ([`crate::body::Quads::Lanes`]).
+    /// ([`crate::render::body::Quads::Lanes`]).
     pub(crate) quads: bool,
     /// Their fused multiply–adds, `fma(…)`: the module's `fma` helper
     /// (`libm`, a call each) in the public function, one FMA instruction in
@@ -322,7 +322,7 @@ pub(crate) fn items(lanes: LanesUse) -> TokenStream {
         });
     }
     if lanes.fma {
-        let instruction = crate::preamble::fma_instruction(false);
+        let instruction = crate::render::preamble::fma_instruction(false);
         methods.extend(quote! {
             /// `a · b + c` with one rounding.
             fn fma(self, a: Real, b: Real, c: Real) -> Real;

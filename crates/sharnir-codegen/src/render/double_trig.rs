@@ -179,7 +179,7 @@ fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 /// sends them all there.
 ///
 /// `in_copies`: the module's AVX copies call `sin_cos_quad_avx2` through
-/// `avx::Avx2` ([`crate::dispatch`]), so x86-64 builds without AVX2 have
+/// `avx::Avx2` ([`crate::render::dispatch`]), so x86-64 builds without AVX2 have
 /// it too; otherwise only the builds that enable AVX2 do.
 pub(crate) fn sin_cos_quad(in_copies: bool) -> String {
     let routine_cfg = if in_copies {

@@ -6,7 +6,7 @@
 //! runtime's `detachments!` reads them.
 
 use crate::error::EmitError;
-use crate::printer::float_literal;
+use crate::print::printer::float_literal;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use sharnir_mech::model::detachment::{Detachment, ReleaseCondition};

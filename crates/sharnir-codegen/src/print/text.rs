@@ -1,6 +1,6 @@
 //! A term's one-line text, written straight from the term.
 //!
-//! Most statements of a module are short `let`s, which [`crate::lines`]
+//! Most statements of a module are short `let`s, which [`crate::print::lines`]
 //! prints on one line itself. Printing them as tokens first
 //! ([`Printer::expr`]) and walking the tokens back into text cost about a
 //! sixth of rendering Talos's module (callgrind): every identifier and
@@ -10,7 +10,7 @@
 //! printed terms. A statement it cannot write short enough goes the token
 //! way, as before.
 
-use crate::printer::{literal_sign_taken, Precedence, Printer};
+use crate::print::printer::{literal_sign_taken, Precedence, Printer};
 use proc_macro2::Literal;
 use sharnir_cas::Term;
 use sharnir_mech::Input;
@@ -18,7 +18,7 @@ use std::fmt::Write;
 
 impl Printer<'_> {
     /// `term` as one line of at most `limit` bytes, exactly as
-    /// [`crate::lines`] prints the tokens of [`Printer::expr`]; `None` if it
+    /// [`crate::print::lines`] prints the tokens of [`Printer::expr`]; `None` if it
     /// is longer, holds π (printed as a path and a cast, left to the
     /// tokens), or reads something [`Printer::expr`] reports as an error.
     pub(crate) fn text(&self, term: &Term, limit: usize) -> Option<String> {
