@@ -78,8 +78,9 @@ fn generation_is_deterministic() {
 }
 
 /// A generated module reads as if written by hand: a blank line between
-/// its top-level items, each operation count on one line, and every
-/// parameter group's doc giving its formula, which its value follows.
+/// its top-level items, each operation count on one line, one way to write
+/// a zero result, and every parameter group's doc giving its formula,
+/// which its value follows.
 #[test]
 fn generated_modules_are_laid_out_for_reading() {
     use sharnir_generated::damped_pendulum::Params;
@@ -105,6 +106,10 @@ fn generated_modules_are_laid_out_for_reading() {
             k + 2
         );
     }
+    // A result that is zero throughout is written one way, whatever its
+    // size (the pendulum's Coriolis matrix is zero).
+    assert!(text.contains("-> [[Real; NV]; NV] {\n    [[0.0; NV]; NV]\n}"));
+    assert!(!text.contains("\n    [[0.0]]\n") && !text.contains("\n    [0.0]\n"));
     let p = Params::default();
     let d = p.derived();
     for (doc, value, expected) in [

@@ -438,7 +438,7 @@ pub fn coriolis_matrix_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    [[0.0]]
+    [[0.0; NV]; NV]
 }
 
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -620,7 +620,7 @@ pub fn friction_forces_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [Real; NV] {
-    [0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).

@@ -789,7 +789,7 @@ pub fn friction_forces_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [Real; NV] {
-    [0.0, 0.0, 0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).

@@ -352,7 +352,7 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
-    [0.0, 0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -369,7 +369,7 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; NV] {
-    [0.0, 0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -446,7 +446,7 @@ pub fn coriolis_matrix_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    [[0.0, 0.0], [0.0, 0.0]]
+    [[0.0; NV]; NV]
 }
 
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -567,7 +567,7 @@ pub fn applied_forces_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [Real; NV] {
-    [0.0, 0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
@@ -692,7 +692,7 @@ pub fn inverse_dynamics_derivatives_with(
     _qd: &[Real; NV],
     _qdd: &[Real; NV],
 ) -> (JointMatrix, JointMatrix) {
-    ([[0.0, 0.0], [0.0, 0.0]], [[0.0, 0.0], [0.0, 0.0]])
+    ([[0.0; NV]; NV], [[0.0; NV]; NV])
 }
 
 /// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
@@ -711,7 +711,7 @@ pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 
 /// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_derivatives_with(_d: &Derived, _q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    [[0.0, 0.0], [0.0, 0.0]]
+    [[0.0; NV]; NV]
 }
 
 /// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).

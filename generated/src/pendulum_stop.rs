@@ -459,7 +459,7 @@ pub fn coriolis_matrix_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    [[0.0]]
+    [[0.0; NV]; NV]
 }
 
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -573,7 +573,7 @@ pub fn applied_forces_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [Real; NV] {
-    [0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).

@@ -2897,7 +2897,7 @@ pub fn applied_forces_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [Real; NV] {
-    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
@@ -2962,7 +2962,7 @@ pub fn friction_forces_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [Real; NV] {
-    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).

@@ -578,7 +578,7 @@ pub fn applied_forces_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [Real; NV] {
-    [0.0, 0.0, 0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`prescribed_motion_with`] (and of [`prescribed_motion`] after [`OPS_DERIVED`]).
@@ -712,7 +712,7 @@ pub fn friction_forces_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [Real; NV] {
-    [0.0, 0.0, 0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).

@@ -308,7 +308,7 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
-    [0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -325,7 +325,7 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; NV] {
-    [0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -402,7 +402,7 @@ pub fn coriolis_matrix_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    [[0.0]]
+    [[0.0; NV]; NV]
 }
 
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -515,7 +515,7 @@ pub fn applied_forces_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [Real; NV] {
-    [0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
@@ -605,7 +605,7 @@ pub fn friction_forces_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [Real; NV] {
-    [0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
@@ -634,7 +634,7 @@ pub fn inverse_dynamics_derivatives_with(
     _qd: &[Real; NV],
     _qdd: &[Real; NV],
 ) -> (JointMatrix, JointMatrix) {
-    ([[0.0]], [[0.0]])
+    ([[0.0; NV]; NV], [[0.0; NV]; NV])
 }
 
 /// Operation count of [`gravity_derivatives_with`] (and of [`gravity_derivatives`] after [`OPS_DERIVED`]).
@@ -653,7 +653,7 @@ pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 
 /// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_derivatives_with(_d: &Derived, _q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    [[0.0]]
+    [[0.0; NV]; NV]
 }
 
 /// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).

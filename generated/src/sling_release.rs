@@ -469,7 +469,7 @@ pub fn coriolis_matrix_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    [[0.0]]
+    [[0.0; NV]; NV]
 }
 
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -584,7 +584,7 @@ pub fn applied_forces_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [Real; NV] {
-    [0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
@@ -649,7 +649,7 @@ pub fn friction_forces_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [Real; NV] {
-    [0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`joint_reactions_with`] (and of [`joint_reactions`] after [`OPS_DERIVED`]).

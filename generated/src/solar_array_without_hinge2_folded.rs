@@ -386,7 +386,7 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; NV] {
-    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -720,7 +720,7 @@ pub fn applied_forces_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [Real; NV] {
-    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
@@ -785,7 +785,7 @@ pub fn friction_forces_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [Real; NV] {
-    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`inverse_dynamics_derivatives_with`] (and of [`inverse_dynamics_derivatives`] after [`OPS_DERIVED`]).
@@ -892,15 +892,7 @@ pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 
 /// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_derivatives_with(_d: &Derived, _q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    [
-        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-    ]
+    [[0.0; NV]; NV]
 }
 
 /// Operation count of [`mass_matrix_inverse_with`] (and of [`mass_matrix_inverse`] after [`OPS_DERIVED`]).

@@ -695,7 +695,7 @@ pub fn applied_forces_with(
     _q: &[Real; NQ],
     _qd: &[Real; NV],
 ) -> [Real; NV] {
-    [0.0, 0.0]
+    [0.0; NV]
 }
 
 /// Operation count of [`prescribed_motion_with`] (and of [`prescribed_motion`] after [`OPS_DERIVED`]).

@@ -48,6 +48,13 @@ pub(crate) fn result_value(
     outputs: &[TokenStream],
     contacts: &[ContactFacts],
 ) -> TokenStream {
+    // A result that is zero throughout is written one way whatever its
+    // size: `[0.0; NV]`, `[[0.0; NV]; NV]`, … (as a split function's
+    // parts start from).
+    let zero_throughout = !outputs.is_empty() && outputs.iter().all(|o| o.to_string() == "0.0");
+    if zero_throughout && shape != Shape::LimitForces {
+        return zero(shape);
+    }
     let row = dof.max(1);
     let rows = |entries: &[TokenStream], length: usize| -> Vec<TokenStream> {
         entries
