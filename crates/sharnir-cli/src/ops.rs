@@ -21,6 +21,10 @@ use std::fmt::Write as _;
 /// Counts by function, then formalism, then parameter mode.
 type Counts = BTreeMap<String, BTreeMap<&'static str, BTreeMap<&'static str, OpCount>>>;
 
+/// The row of each function that the module `gen` writes uses: by
+/// function and parameter mode, the formalism's name in [`Counts`].
+type Used = BTreeMap<(String, &'static str), &'static str>;
+
 /// The modes, as the report names them.
 const MODES: [(ParameterMode, &str); 2] = [
     (ParameterMode::Runtime, "params"),
@@ -33,16 +37,16 @@ pub(crate) fn run(args: OpsArgs, context: &Context) -> miette::Result<()> {
     let options = args.urdf.options();
     for path in &args.specs {
         let spec = load(&root, path, &options)?;
-        let counts = counts(&spec, args.fma)?;
+        let (counts, used) = counts(&spec, args.fma)?;
         let name = path.display().to_string();
         if args.json {
-            println!("{}", json(&name, &counts)?);
+            println!("{}", json(&name, &counts, &used)?);
         } else {
             let stem = path
                 .file_stem()
                 .and_then(|s| s.to_str())
                 .unwrap_or_default();
-            println!("{}", table(&name, stem, &counts, args.fma));
+            println!("{}", table(&name, stem, &counts, &used, args.fma));
         }
     }
     Ok(())
@@ -83,9 +87,11 @@ fn module(
 /// of the functions each method really produces (those the plan records as
 /// [`Provenance::Asked`]). Functions no method chooses (energy, poses, …)
 /// and the parameter groups are listed under Newton–Euler. With `fma`, the
-/// counts are those of each module's fused multiply–add twin.
-fn counts(spec: &Spec, fma: bool) -> miette::Result<Counts> {
+/// counts are those of each module's fused multiply–add twin. Also which
+/// row each function of the module `gen` writes comes from.
+fn counts(spec: &Spec, fma: bool) -> miette::Result<(Counts, Used)> {
     let mut counts = Counts::new();
+    let mut used = Used::new();
     for method in Method::ALL {
         for (mode, mode_name) in MODES {
             let Some((plan, module)) = module(spec, mode, Some(method), fma)? else {
@@ -121,6 +127,15 @@ fn counts(spec: &Spec, fma: bool) -> miette::Result<Counts> {
                 matches!(&f.provenance, Provenance::Cheapest { candidates, .. }
                     if candidates.iter().any(|(c, _)| *c == Formalism::CompositeRigidBody))
             });
+            let row = match plan
+                .function(&function)
+                .and_then(|f| f.provenance.formalism())
+            {
+                _ if offered_crba => "chosen",
+                Some(Formalism::Method(method)) => method.name(),
+                _ => Method::NewtonEuler.name(),
+            };
+            used.insert((function.clone(), mode_name), row);
             if offered_crba {
                 counts
                     .entry(function)
@@ -131,12 +146,13 @@ fn counts(spec: &Spec, fma: bool) -> miette::Result<Counts> {
             }
         }
     }
-    Ok(counts)
+    Ok((counts, used))
 }
 
 /// The report as JSON:
-/// `{"spec": …, "functions": {"inverse_dynamics": {"newton-euler": {"params": {"mul": …}, "folded": {…}}, …}, …}}`.
-fn json(spec_name: &str, counts: &Counts) -> miette::Result<String> {
+/// `{"spec": …, "functions": {"inverse_dynamics": {"newton-euler": {"params": {"mul": …}, "folded": {…}}, …}, …},
+/// "used": {"inverse_dynamics": {"params": "newton-euler", "folded": …}, …}}`.
+fn json(spec_name: &str, counts: &Counts, used: &Used) -> miette::Result<String> {
     let op = |o: &OpCount| serde_json::json!({"mul": o.mul, "add": o.add, "div": o.div, "sqrt": o.sqrt, "sin": o.sin, "cos": o.cos, "exp": o.exp, "fma": o.fma});
     let functions: serde_json::Map<String, serde_json::Value> = counts
         .iter()
@@ -154,19 +170,30 @@ fn json(spec_name: &str, counts: &Counts) -> miette::Result<String> {
             (function.clone(), methods.into())
         })
         .collect();
-    serde_json::to_string(&serde_json::json!({"spec": spec_name, "functions": functions}))
-        .into_diagnostic()
+    let mut by_function = serde_json::Map::new();
+    for ((function, mode), method) in used {
+        let entry = by_function
+            .entry(function.clone())
+            .or_insert_with(|| serde_json::json!({}));
+        if let Some(modes) = entry.as_object_mut() {
+            modes.insert((*mode).to_owned(), (*method).into());
+        }
+    }
+    serde_json::to_string(
+        &serde_json::json!({"spec": spec_name, "functions": functions, "used": by_function}),
+    )
+    .into_diagnostic()
 }
 
 /// The report as a table, followed by the anchors that apply to this spec
 /// (not for fused counts, `fma`: the published counts fuse nothing, so
 /// comparing multiplications and additions alone would flatter sharnir).
-fn table(spec_name: &str, stem: &str, counts: &Counts, fma: bool) -> String {
+fn table(spec_name: &str, stem: &str, counts: &Counts, used: &Used, fma: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{spec_name}");
     let _ = writeln!(
         out,
-        "{:<18} {:<13} {:<7} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6}",
+        "{:<18} {:<13} {:<7} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6} {:>4}",
         "function",
         "method",
         "mode",
@@ -178,15 +205,26 @@ fn table(spec_name: &str, stem: &str, counts: &Counts, fma: bool) -> String {
         "cos",
         "exp",
         "fma",
-        "trig%"
+        "trig%",
+        "gen"
     );
     for (function, methods) in counts {
         for (method, modes) in methods {
             for (mode, o) in modes {
+                let in_gen = used.get(&(function.clone(), *mode)) == Some(method);
                 let _ = writeln!(
                     out,
-                    "{function:<18} {method:<13} {mode:<7} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6}",
-                    o.mul, o.add, o.div, o.sqrt, o.sin, o.cos, o.exp, o.fma, trigonometry_share(o)
+                    "{function:<18} {method:<13} {mode:<7} {:>6} {:>6} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} {:>6} {:>4}",
+                    o.mul,
+                    o.add,
+                    o.div,
+                    o.sqrt,
+                    o.sin,
+                    o.cos,
+                    o.exp,
+                    o.fma,
+                    trigonometry_share(o),
+                    if in_gen { "*" } else { "" }
                 );
             }
         }
@@ -217,7 +255,8 @@ method  the formalism the row's code is derived by; `chosen` is the module `gen`
         formalism is chosen for are listed under newton-euler
 mode    params reads the parameters at run time; folded has the spec's numbers folded in
 mul…exp operations per call; fma the fused multiply-adds (with --fma)
-trig%   the share of the weighted cost in sines and cosines (each weighs ten multiplications)";
+trig%   the share of the weighted cost in sines and cosines (each weighs ten multiplications)
+gen     * marks the row whose code the module `gen` writes holds";
 
 /// The share of a function's weighted cost (`OpCount::weight`) that its
 /// sines and cosines take, in percent: what the plain counts hide on a

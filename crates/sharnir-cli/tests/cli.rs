@@ -411,6 +411,19 @@ fn ops_reports_every_formalism_and_mode_as_json() {
         functions["inverse_dynamics"].get("vereshchagin").is_none(),
         "vereshchagin derives no inverse dynamics"
     );
+    // Which row the module `gen` writes holds, for every function and mode:
+    // a row of the report.
+    let used = report["used"].as_object().expect("the rows gen uses");
+    assert!(used.contains_key("forward_dynamics") && used.contains_key("energy"));
+    for (function, modes) in used {
+        for mode in ["params", "folded"] {
+            let method = modes[mode].as_str().expect("a method name");
+            assert!(
+                functions[function][method][mode]["mul"].as_u64().is_some(),
+                "{function}: gen's row {method}/{mode} is not in the report"
+            );
+        }
+    }
     // A single pendulum's τ = (I + m l²) q̈ + m g l cos q costs a handful of
     // operations, not none and not dozens.
     let mul = functions["inverse_dynamics"]["newton-euler"]["params"]["mul"]
