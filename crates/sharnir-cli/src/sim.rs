@@ -69,21 +69,6 @@ pub(crate) fn build(
     let spec = load(&root, &args.spec, &args.urdf.options())?;
     check_assignments(&spec, &assignments, "--set")?;
     check_curves(&spec, &args.options)?;
-    let releasing = spec.detachable_joints().next();
-    if let (Some(joint), Some(a)) = (
-        releasing,
-        assignments
-            .iter()
-            .find(|a| a.kind == CoordinateKind::Parameter),
-    ) {
-        miette::bail!(
-            help = "edit the spec's [parameters] instead",
-            "--set p.{}: the simulation of `{}` cannot set parameters (its joint `{}` can let go)",
-            a.name,
-            spec.name,
-            joint.name
-        );
-    }
     check(&spec)?;
     let mut options = args.options.clone();
     let (positions, velocities) = coordinate_units(&spec);
@@ -422,7 +407,7 @@ fn write_project(
             },
         )
     } else {
-        releasing_main(module, variants)
+        releasing_main(module, variants, parameters)
     };
     write_if_changed(&project.join("Cargo.toml"), &manifest)?;
     write_if_changed(&src.join("main.rs"), &main)?;
@@ -441,11 +426,17 @@ fn write_project(
 }
 
 /// The `main.rs` of a mechanism whose joints let go: one type per
-/// structure (`Structure0` the mechanism, then its variants), each a
-/// `sharnir_sim::Structure`, and `main_releasing` over them all.
-fn releasing_main(module: &GeneratedModule, variants: &[GeneratedModule]) -> String {
+/// structure (`Structure0` the mechanism, then its variants), a function
+/// per structure that makes it with the `--set p.` values (every variant
+/// has the spec's runtime `parameters`), and `main_releasing` over them.
+fn releasing_main(
+    module: &GeneratedModule,
+    variants: &[GeneratedModule],
+    parameters: &[String],
+) -> String {
     let all: Vec<&GeneratedModule> = std::iter::once(module).chain(variants).collect();
     let mut types = String::new();
+    let mut makers = String::new();
     let mut structures = String::new();
     for (k, structure) in all.iter().enumerate() {
         let ty = format!("Structure{k}");
@@ -470,25 +461,47 @@ fn releasing_main(module: &GeneratedModule, variants: &[GeneratedModule]) -> Str
             (false, true) => "open_releasing",
             (true, true) => "closed_releasing",
         };
+        makers.push_str(&format!(
+            "\n/// `{ty}` with the runtime parameters `parameters` set by name.\n\
+             fn structure{k}(parameters: &[(String, f64)]) -> Result<{ty}, String> {{\n    \
+             #[allow(unused_mut)]\n    \
+             let mut params = {module}::Params::default();\n    \
+             for (name, value) in parameters {{\n        \
+             #[allow(unreachable_code, clippy::match_single_binding)]\n        \
+             match name.as_str() {{\n{arms}            \
+             _ => return Err(format!(\"--set p.{{name}}: {module} has no runtime parameter `{{name}}`\")),\n        \
+             }}\n    }}\n    Ok({ty}::new(params))\n}}\n",
+            module = structure.name,
+            arms = parameter_arms(parameters, "params", "*value", "            "),
+        ));
         structures.push_str(&format!(
-            "        sharnir_sim::Structure::{constructor}({ty}::default()),\n"
+            "        sharnir_sim::Structure::{constructor}(structure{k}(parameters)?),\n"
         ));
     }
     format!(
-        "{header}{types}\n\
+        "{header}{types}{makers}\n\
+         /// Every structure with the `--set p.` values.\n\
+         fn structures(parameters: &[(String, f64)]) -> Result<Vec<sharnir_sim::Structure>, String> {{\n    \
+         Ok(vec![\n{structures}    ])\n}}\n\n\
          fn main() -> std::process::ExitCode {{\n    \
-         sharnir_sim::main_releasing(vec![\n{structures}    ])\n}}\n",
+         sharnir_sim::main_releasing(structures)\n}}\n",
         header = main_header(&module.name, &all),
     )
+}
+
+/// The `match` arms that set `target.NAME = value` for every runtime
+/// parameter, each line indented by `indent`.
+fn parameter_arms(parameters: &[String], target: &str, value: &str, indent: &str) -> String {
+    parameters
+        .iter()
+        .map(|name| format!("{indent}{name:?} => {target}.{name} = {value},\n"))
+        .collect()
 }
 
 /// The binary's `set_parameter` (`sharnir_sim::SetParameter`): a `match`
 /// from the names of the runtime parameters to the fields of `Params`.
 fn parameter_setter(module: &str, parameters: &[String]) -> String {
-    let mut arms = String::new();
-    for name in parameters {
-        arms.push_str(&format!("        {name:?} => params.{name} = value,\n"));
-    }
+    let arms = parameter_arms(parameters, "params", "value", "        ");
     format!(
         "/// The mechanism with parameter `name` set to `value` (`--set p.NAME=…`).\n\
          fn set_parameter(model: &Mechanism, name: &str, value: f64) -> Option<Mechanism> {{\n    \

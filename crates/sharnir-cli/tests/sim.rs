@@ -413,4 +413,51 @@ fn simulates_a_chain_of_releases() {
         .and_then(|t| t.parse().ok())
         .expect("a last row");
     assert_eq!(end, 1.0);
+
+    // A parameter set by name reaches every structure: with the upper rod
+    // 0.8 m long the lower rod's frame, at the elbow, starts its own flight
+    // 0.8 m from the upper rod's.
+    let longer = dir.path().join("longer.csv");
+    let output = sim(&[
+        "specs/two_stage_release.spec",
+        "--t-end",
+        "1",
+        "--method",
+        "dop853",
+        "--set",
+        "p.l1=0.8",
+        "--csv",
+        longer.to_str().expect("utf-8 path"),
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let text = std::fs::read_to_string(
+        dir.path()
+            .join("longer.two_stage_release_without_elbow_and_shoulder.csv"),
+    )
+    .expect("the last part's csv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+    let first: Vec<f64> = lines
+        .next()
+        .expect("a first row")
+        .split(',')
+        .map(|x| x.parse().expect("a number"))
+        .collect();
+    let at = |name: &str| first[header.iter().position(|h| *h == name).expect(name)];
+    let apart = (at("q.lower_x") - at("q.upper_x")).hypot(at("q.lower_y") - at("q.upper_y"));
+    assert!(
+        (apart - 0.8).abs() < 1e-9,
+        "the elbow {apart} m from the shoulder end"
+    );
+    let refused = sim(&[
+        "specs/two_stage_release.spec",
+        "--t-end",
+        "1",
+        "--set",
+        "p.nonsense=1",
+    ]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(stderr.contains("nonsense"), "{stderr}");
 }

@@ -245,11 +245,20 @@ where
     Ok((model, rest))
 }
 
-/// [`main`] for a mechanism whose joints let go: runs `structures[0]`,
-/// then the structure each release leads to (see [`run_releasing`]).
-/// `structures` holds the mechanism and every variant module of its spec.
+/// Builds every structure of a mechanism whose joints let go (the
+/// mechanism first, then its variant modules) with the runtime parameters
+/// given by name, `--set p.NAME=…`: `sharnir sim` writes one into such a
+/// binary's `main`, since the structures are modules of different types
+/// that share the spec's parameters. An `Err` names a parameter the
+/// modules do not have.
 #[cfg(feature = "output")]
-pub fn main_releasing(structures: Vec<Structure>) -> std::process::ExitCode {
+pub type BuildStructures = fn(&[(String, f64)]) -> Result<Vec<Structure>, String>;
+
+/// [`main`] for a mechanism whose joints let go: builds the structures
+/// with the `p.` values of `--set`, then runs the first and the structure
+/// each release leads to (see [`run_releasing`]).
+#[cfg(feature = "output")]
+pub fn main_releasing(build: BuildStructures) -> std::process::ExitCode {
     use clap::Parser;
     if sweeping() {
         eprintln!(
@@ -258,7 +267,28 @@ pub fn main_releasing(structures: Vec<Structure>) -> std::process::ExitCode {
         );
         return std::process::ExitCode::from(sweep::SWEEP_FAILED_CODE);
     }
-    finish(release::run_releasing(structures, &Cli::parse().options))
+    let options = Cli::parse().options;
+    finish(releasing_with_parameters(build, &options))
+}
+
+/// The structures built with the `p.` values of `--set`, run with the
+/// other options.
+#[cfg(feature = "output")]
+fn releasing_with_parameters(
+    build: BuildStructures,
+    options: &SimOptions,
+) -> Result<String, String> {
+    let mut rest = options.clone();
+    rest.set.clear();
+    let mut parameters = Vec::new();
+    for (text, assignment) in options.set.iter().zip(options.check()?) {
+        if assignment.kind == CoordinateKind::Parameter {
+            parameters.push((assignment.name, assignment.value));
+        } else {
+            rest.set.push(text.clone());
+        }
+    }
+    release::run_releasing(build(&parameters)?, &rest)
 }
 
 /// Prints the summary or the error and gives the exit code.
