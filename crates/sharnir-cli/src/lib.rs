@@ -13,6 +13,7 @@ mod args;
 mod base_parameters;
 mod consistency;
 mod context;
+mod eigen;
 mod frame;
 mod gen;
 mod identify;

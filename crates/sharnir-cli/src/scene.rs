@@ -328,34 +328,8 @@ fn z_onto(d: [f64; 3]) -> [[f64; 3]; 3] {
 
 /// Eigenvalues and eigenvectors (as the columns of a rotation) of a
 /// symmetric 3 × 3 matrix, by Jacobi rotations.
-fn principal(mut a: [[f64; 3]; 3]) -> ([f64; 3], [[f64; 3]; 3]) {
-    let mut v = Frame::IDENTITY.rotation;
-    for _ in 0..50 {
-        let (p, q) = [(0, 1), (0, 2), (1, 2)]
-            .into_iter()
-            .max_by(|&(i, j), &(k, l)| a[i][j].abs().total_cmp(&a[k][l].abs()))
-            .unwrap_or((0, 1));
-        if a[p][q].abs() < 1e-15 * (a[p][p].abs() + a[q][q].abs()).max(1e-300) {
-            break;
-        }
-        let theta = 0.5 * (2.0 * a[p][q]).atan2(a[q][q] - a[p][p]);
-        let (s, c) = theta.sin_cos();
-        let mut g = Frame::IDENTITY.rotation;
-        g[p][p] = c;
-        g[q][q] = c;
-        g[p][q] = s;
-        g[q][p] = -s;
-        // a ← gᵀ a g, v ← v g.
-        let ag: [[f64; 3]; 3] = std::array::from_fn(|i| {
-            std::array::from_fn(|j| (0..3).map(|k| a[i][k] * g[k][j]).sum())
-        });
-        a = std::array::from_fn(|i| {
-            std::array::from_fn(|j| (0..3).map(|k| g[k][i] * ag[k][j]).sum())
-        });
-        v = std::array::from_fn(|i| {
-            std::array::from_fn(|j| (0..3).map(|k| v[i][k] * g[k][j]).sum())
-        });
-    }
+fn principal(a: [[f64; 3]; 3]) -> ([f64; 3], [[f64; 3]; 3]) {
+    let (moments, mut v) = crate::eigen::symmetric_eigen::<3>(a, 3);
     let determinant = v[0][0] * (v[1][1] * v[2][2] - v[1][2] * v[2][1])
         - v[0][1] * (v[1][0] * v[2][2] - v[1][2] * v[2][0])
         + v[0][2] * (v[1][0] * v[2][1] - v[1][1] * v[2][0]);
@@ -364,7 +338,7 @@ fn principal(mut a: [[f64; 3]; 3]) -> ([f64; 3], [[f64; 3]; 3]) {
             row[2] = -row[2];
         }
     }
-    ([a[0][0], a[1][1], a[2][2]], v)
+    (moments, v)
 }
 
 #[cfg(test)]

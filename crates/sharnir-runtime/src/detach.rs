@@ -235,7 +235,7 @@ pub fn free_joint_state<R: Real>(
     pose: &BodyPose<R>,
     velocity: &BodyVelocity<R>,
 ) -> ([R; 7], [R; 6]) {
-    let [x, y, z, w] = quaternion_of(&pose.rotation);
+    let [x, y, z, w] = rotation_quaternion(&pose.rotation);
     let v = transposed_times(&pose.rotation, &velocity.linear);
     let omega = transposed_times(&pose.rotation, &velocity.angular);
     let p = pose.position;
@@ -262,10 +262,12 @@ fn transposed_times<R: Real>(rotation: &[[R; 3]; 3], x: &[R; 3]) -> [R; 3] {
     core::array::from_fn(|i| rotation[0][i] * x[0] + rotation[1][i] * x[1] + rotation[2][i] * x[2])
 }
 
-/// The unit quaternion `[x, y, z, w]` (with `w ≥ 0`) of a rotation matrix,
-/// by Shepperd's method: from the largest of `w` and the diagonal's
-/// components, so that no square root is taken of a small difference.
-fn quaternion_of<R: Real>(r: &[[R; 3]; 3]) -> [R; 4] {
+/// The unit quaternion `[x, y, z, w]` (with `w ≥ 0`) of a rotation matrix
+/// (row-major, body to ground), by Shepperd's method: from the largest of
+/// `w` and the diagonal's components, so that no square root is taken of
+/// a small difference. What a released body's free joint and an
+/// animation's frames store.
+pub fn rotation_quaternion<R: Real>(r: &[[R; 3]; 3]) -> [R; 4] {
     let one = R::ONE;
     let quarter = R::from_f64(0.25);
     let trace = r[0][0] + r[1][1] + r[2][2];

@@ -51,7 +51,8 @@ mod system;
 
 pub use detach::{
     free_joint_state, release_functions, release_state, release_state_into, released_sizes,
-    BodyPose, BodyVelocity, Detachable, Detachment, Release, ReleaseError, State, MAX_DETACHABLE,
+    rotation_quaternion, BodyPose, BodyVelocity, Detachable, Detachment, Release, ReleaseError,
+    State, MAX_DETACHABLE,
 };
 #[cfg(feature = "std")]
 pub use events::{Direction, Event, EventError, EventLocator, EventRecord};

@@ -85,3 +85,44 @@ fn quaternions_turn_by_the_exponential_map() {
         }
     }
 }
+
+/// `rotation_quaternion` inverts the rotation of a unit quaternion on each
+/// of Shepperd's four branches (w, x, y or z the largest), to 1e-14, with
+/// `w ≥ 0`.
+#[test]
+fn rotation_quaternion_inverts_every_branch() {
+    let rotation = |[x, y, z, w]: [f64; 4]| {
+        [
+            [
+                1.0 - 2.0 * (y * y + z * z),
+                2.0 * (x * y - z * w),
+                2.0 * (x * z + y * w),
+            ],
+            [
+                2.0 * (x * y + z * w),
+                1.0 - 2.0 * (x * x + z * z),
+                2.0 * (y * z - x * w),
+            ],
+            [
+                2.0 * (x * z - y * w),
+                2.0 * (y * z + x * w),
+                1.0 - 2.0 * (x * x + y * y),
+            ],
+        ]
+    };
+    for q in [
+        [0.1, 0.2, 0.3, 0.9],
+        [0.9, 0.1, -0.2, 0.37],
+        [0.1, -0.95, 0.2, 0.21],
+        [0.05, 0.1, -0.99, 0.08],
+        [0.3, -0.2, 0.1, -0.9],
+    ] {
+        let norm = q.iter().map(|c: &f64| c * c).sum::<f64>().sqrt();
+        let q = q.map(|c| c / norm);
+        let back = sharnir_runtime::rotation_quaternion(&rotation(q));
+        let sign = if q[3] < 0.0 { -1.0 } else { 1.0 };
+        for k in 0..4 {
+            assert!((back[k] - sign * q[k]).abs() < 1e-14, "{q:?} → {back:?}");
+        }
+    }
+}

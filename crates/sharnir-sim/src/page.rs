@@ -52,7 +52,7 @@ impl Frames {
         for pose in poses {
             self.poses.extend(pose.position.map(|x| x as f32));
             self.poses
-                .extend(quaternion(&pose.rotation).map(|x| x as f32));
+                .extend(sharnir_runtime::rotation_quaternion(&pose.rotation).map(|x| x as f32));
         }
         self.positions.extend(q.iter().map(|&x| x as f32));
         self.energy.push(energy as f32);
@@ -136,91 +136,4 @@ fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
-}
-
-/// The unit quaternion `x, y, z, w` of a rotation matrix (Shepperd's
-/// method: the largest of the four candidates, so no division by a small
-/// number).
-fn quaternion(r: &[[f64; 3]; 3]) -> [f64; 4] {
-    let trace = r[0][0] + r[1][1] + r[2][2];
-    let q = if trace > r[0][0].max(r[1][1]).max(r[2][2]) {
-        let s = 2.0 * (1.0 + trace).sqrt();
-        [
-            (r[2][1] - r[1][2]) / s,
-            (r[0][2] - r[2][0]) / s,
-            (r[1][0] - r[0][1]) / s,
-            0.25 * s,
-        ]
-    } else if r[0][0] >= r[1][1] && r[0][0] >= r[2][2] {
-        let s = 2.0 * (1.0 + r[0][0] - r[1][1] - r[2][2]).sqrt();
-        [
-            0.25 * s,
-            (r[0][1] + r[1][0]) / s,
-            (r[0][2] + r[2][0]) / s,
-            (r[2][1] - r[1][2]) / s,
-        ]
-    } else if r[1][1] >= r[2][2] {
-        let s = 2.0 * (1.0 + r[1][1] - r[0][0] - r[2][2]).sqrt();
-        [
-            (r[0][1] + r[1][0]) / s,
-            0.25 * s,
-            (r[1][2] + r[2][1]) / s,
-            (r[0][2] - r[2][0]) / s,
-        ]
-    } else {
-        let s = 2.0 * (1.0 + r[2][2] - r[0][0] - r[1][1]).sqrt();
-        [
-            (r[0][2] + r[2][0]) / s,
-            (r[1][2] + r[2][1]) / s,
-            0.25 * s,
-            (r[1][0] - r[0][1]) / s,
-        ]
-    };
-    let norm = q.iter().map(|c| c * c).sum::<f64>().sqrt();
-    q.map(|c| c / norm)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::quaternion;
-
-    /// The rotation of a unit quaternion (`x, y, z, w`).
-    fn rotation(q: [f64; 4]) -> [[f64; 3]; 3] {
-        let [x, y, z, w] = q;
-        [
-            [
-                1.0 - 2.0 * (y * y + z * z),
-                2.0 * (x * y - z * w),
-                2.0 * (x * z + y * w),
-            ],
-            [
-                2.0 * (x * y + z * w),
-                1.0 - 2.0 * (x * x + z * z),
-                2.0 * (y * z - x * w),
-            ],
-            [
-                2.0 * (x * z - y * w),
-                2.0 * (y * z + x * w),
-                1.0 - 2.0 * (x * x + y * y),
-            ],
-        ]
-    }
-
-    #[test]
-    fn quaternions_round_trip_through_every_branch() {
-        for q in [
-            [0.1, 0.2, 0.3, 0.927_361_849_549_570_3],
-            [0.9, 0.1, -0.2, 0.370_809_924_354_783_3],
-            [0.1, -0.95, 0.2, 0.210_713_075_057_055_27],
-            [0.05, 0.1, -0.99, 0.081_240_384_046_359_6],
-        ] {
-            let norm = q.iter().map(|c| c * c).sum::<f64>().sqrt();
-            let q = q.map(|c| c / norm);
-            let back = quaternion(&rotation(q));
-            let sign = if back[3] * q[3] < 0.0 { -1.0 } else { 1.0 };
-            for k in 0..4 {
-                assert!((sign * back[k] - q[k]).abs() < 1e-12, "{q:?} → {back:?}");
-            }
-        }
-    }
 }
