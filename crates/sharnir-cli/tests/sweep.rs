@@ -130,8 +130,9 @@ fn sweeps_equal_their_single_runs_across_shards_and_resumes() {
     assert!(stderr.contains("derived from other parameters"), "{stderr}");
     assert!(stderr.contains("p.m, p.l, p.g"), "{stderr}");
 
-    // A mechanism whose joint lets go runs in two modules: no sweep, and
-    // no parameter set from the command line.
+    // A mechanism whose joint lets go runs in several modules: no sweep
+    // (each case's summary would have the columns of whichever structure
+    // it ended in), but a single run takes its parameters by name.
     let output = sweep_of("specs/payload_release.spec", &["--vary", "p.g=1,2"]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("can let go"));
     let output = sharnir(&[
@@ -143,8 +144,7 @@ fn sweeps_equal_their_single_runs_across_shards_and_resumes() {
         "p.g=1",
     ]);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("cannot set parameters"), "{stderr}");
-    assert!(!stderr.contains("compil"), "{stderr}");
+    assert!(output.status.success(), "{stderr}");
 
     // The whole sweep: 2 × 2 cases, the first --vary changing slowest.
     let vary = ["--vary", "p.g=9.81,3", "--vary", "q.joint1=0.3:1.2:2"];
