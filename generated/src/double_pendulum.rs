@@ -1249,9 +1249,13 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     use core::arch::x86_64::*;
     const BOUND: f64 = 1_048_576.0;
     const FRAC_2_PI: f64 = 0.636_619_772_367_581_4;
+    // π/2 = PIO2_1 + PIO2_1T to about 87 bits; PIO2_1 has 33 bits, so its
+    // product with a quadrant count below 2²⁰ is exact.
     const PIO2_1: f64 = 1.570_796_326_734_125_6;
     const PIO2_1T: f64 = 6.077_100_506_506_192e-11;
+    // 2⁻⁴⁸: the reduction is used where r² > 2⁻⁴⁸ k².
     const CANCELLATION: f64 = 3.552_713_678_800_501e-15;
+    // 1.5 · 2⁵²: adding it rounds to an integer, the quadrant in the low bits.
     const ROUND: f64 = 6_755_399_441_055_744.0;
     const S1: f64 = -1.666_666_666_666_663_2e-1;
     const S2: f64 = 8.333_333_333_322_49e-3;
@@ -1265,16 +1269,21 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     const C4: f64 = -2.755_731_435_139_066_3e-7;
     const C5: f64 = 2.087_572_321_298_175e-9;
     const C6: f64 = -1.135_964_755_778_819_5e-11;
+    // SAFETY: SSE2 is part of every x86-64 target, so its intrinsics are
+    // always available; they touch no memory.
     unsafe {
         let all = _mm_set1_pd;
         let x = _mm_set_pd(f64::from(b), f64::from(a));
         let t = _mm_add_pd(_mm_mul_pd(x, all(FRAC_2_PI)), all(ROUND));
         let k = _mm_sub_pd(t, all(ROUND));
+        // x − k π/2 = r + rr: the first product and difference exact, the
+        // second difference's rounding error kept in rr.
         let d = _mm_sub_pd(x, _mm_mul_pd(k, all(PIO2_1)));
         let w = _mm_mul_pd(k, all(PIO2_1T));
         let r = _mm_sub_pd(d, w);
         let rr = _mm_sub_pd(_mm_sub_pd(d, r), w);
         let z = _mm_mul_pd(r, r);
+        // Comparisons with NaN are false: non-finite angles fail too.
         let fine = _mm_and_pd(
             _mm_cmplt_pd(_mm_andnot_pd(all(-0.0), x), all(BOUND)),
             _mm_cmpgt_pd(z, _mm_mul_pd(_mm_mul_pd(k, k), all(CANCELLATION))),
@@ -1282,6 +1291,9 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
         if _mm_movemask_pd(fine) != 3 {
             return sin_cos_pair_by_libm(a, b);
         }
+        // sin(r + rr) ≈ sin r + rr cos r and cos(r + rr) ≈ cos r − rr r, the
+        // polynomials in z = r² by Estrin's scheme, the cosine's 1 − z/2
+        // with its rounding error added.
         let z2 = _mm_mul_pd(z, z);
         let z4 = _mm_mul_pd(z2, z2);
         let estrin = |c: [f64; 6]| {
@@ -1306,16 +1318,13 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
                 _mm_sub_pd(_mm_mul_pd(z2, cp), _mm_mul_pd(r, rr)),
             ),
         );
+        // Quadrant q: (sin, cos) = (s, c), (c, −s), (−s, −c), (−c, s).
         let quadrant = _mm_and_si128(_mm_castpd_si128(t), _mm_set1_epi64x(3));
-        let odd = _mm_castsi128_pd(
-            _mm_sub_epi64(
-                _mm_setzero_si128(),
-                _mm_and_si128(quadrant, _mm_set1_epi64x(1)),
-            ),
-        );
-        let sign = |q| _mm_castsi128_pd(
-            _mm_slli_epi64::<62>(_mm_and_si128(q, _mm_set1_epi64x(2))),
-        );
+        let odd = _mm_castsi128_pd(_mm_sub_epi64(
+            _mm_setzero_si128(),
+            _mm_and_si128(quadrant, _mm_set1_epi64x(1)),
+        ));
+        let sign = |q| _mm_castsi128_pd(_mm_slli_epi64::<62>(_mm_and_si128(q, _mm_set1_epi64x(2))));
         let sine = _mm_xor_pd(
             _mm_or_pd(_mm_andnot_pd(odd, s), _mm_and_pd(odd, c)),
             sign(quadrant),

@@ -355,7 +355,7 @@ unsafe fn inverse_dynamics_with_avx(
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
 fn inverse_dynamics_with_body(
-    lanes: impl Lanes,
+    lanes: impl QuadLanes,
     _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
@@ -598,7 +598,7 @@ unsafe fn bias_with_avx(
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
 fn bias_with_body(
-    lanes: impl Lanes,
+    lanes: impl QuadLanes,
     _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
@@ -780,7 +780,7 @@ unsafe fn joint_space_with_avx(
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
 fn joint_space_with_body(
-    lanes: impl Lanes,
+    lanes: impl QuadLanes,
     _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
@@ -1028,7 +1028,7 @@ unsafe fn forward_dynamics_with_avx(
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
 fn forward_dynamics_with_body(
-    lanes: impl Lanes,
+    lanes: impl QuadLanes,
     _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
@@ -1300,7 +1300,7 @@ unsafe fn coriolis_matrix_with_avx(
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
 fn coriolis_matrix_with_body(
-    lanes: impl Lanes,
+    lanes: impl QuadLanes,
     _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
@@ -1804,7 +1804,7 @@ unsafe fn body_jacobians_with_avx(
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
 fn body_jacobians_with_body(
-    lanes: impl Lanes,
+    lanes: impl QuadLanes,
     _d: &Derived,
     q: &[Real; NQ],
 ) -> [[[Real; NV]; 6]; NB] {
@@ -2201,7 +2201,7 @@ unsafe fn inverse_dynamics_derivatives_with_avx(
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
 fn inverse_dynamics_derivatives_with_body(
-    lanes: impl Lanes,
+    lanes: impl QuadLanes,
     _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
@@ -2858,7 +2858,7 @@ unsafe fn mass_matrix_inverse_with_avx(
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
 fn mass_matrix_inverse_with_body(
-    lanes: impl Lanes,
+    lanes: impl QuadLanes,
     _d: &Derived,
     q: &[Real; NQ],
 ) -> [[Real; NV]; NV] {
@@ -3043,7 +3043,7 @@ unsafe fn forward_dynamics_derivatives_with_avx(
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
 fn forward_dynamics_derivatives_with_body(
-    lanes: impl Lanes,
+    lanes: impl QuadLanes,
     _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
@@ -4115,7 +4115,7 @@ unsafe fn standard_regressor_with_avx(
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
 fn standard_regressor_with_body(
-    lanes: impl Lanes,
+    lanes: impl QuadLanes,
     _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
@@ -5035,7 +5035,7 @@ unsafe fn regressor_with_avx(
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
 fn regressor_with_body(
-    lanes: impl Lanes,
+    lanes: impl QuadLanes,
     _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
@@ -5676,47 +5676,55 @@ pub fn mixed_dynamics_with(
 // processor detection, sines, cosines and square roots. Nothing below
 // is specific to this mechanism. ----
 
-/// Whether the long functions of this module (those whose
-/// documentation says they have an AVX copy) call that copy: in an
-/// x86-64 build without AVX2 (rustc's default target), on a
-/// processor with AVX, AVX2 and FMA whose registers the operating
-/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
-/// every other target, and in builds that enable AVX2 themselves
-/// (`-C target-cpu=native`), where every function is AVX2 code. Both
-/// copies compute the same operations in the same order: their
-/// results are the same bit for bit, only their speed differs.
+/// Whether the long functions of this module (those whose documentation
+/// says they have an AVX copy) call that copy: in an x86-64 build without
+/// AVX2 (rustc's default target), on a processor with AVX, AVX2 and FMA
+/// whose registers the operating system saves, unless [`set_avx_copies`]
+/// turned the copies off. `false` on every other target, and in builds that
+/// enable AVX2 themselves (`-C target-cpu=native`), where every function is
+/// AVX2 code. Both copies compute the same operations in the same order:
+/// their results are the same bit for bit, only their speed differs.
 pub fn avx_copies() -> bool {
     avx::usable().is_some()
 }
 
-/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
-/// code path whatever the processor (timing analysis, comparisons),
-/// or back on (`true`, the default: they run where the processor
-/// allows). For the whole process, from the next call on; no effect
-/// where [`avx_copies`] is always `false`.
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one code path
+/// whatever the processor (timing analysis, comparisons), or back on
+/// (`true`, the default: they run where the processor allows). For the
+/// whole process, from the next call on; no effect where [`avx_copies`] is
+/// always `false`.
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
 }
 
-/// What the statements of a function with an AVX copy compute
-/// by their instruction set: the build's routines
-/// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
-/// (`avx::Avx2`, in the copy): four angles' sines and cosines
-/// at once, fused multiply–adds. Both compute the same
-/// operations: the same bits.
-trait Lanes: Copy {
+/// The build's own routines, which the statements of a function with an
+/// AVX copy take in the function itself: the module's helpers.
+#[derive(Clone, Copy)]
+struct BuildLanes;
+
+/// Four angles' sines and cosines at once, as the statements of a function
+/// with an AVX copy compute them: by the build's `sin_cos_quad`
+/// ([`BuildLanes`]) or by the AVX2 routine (`avx::Avx2`, in the copy). Both
+/// compute the same operations: the same bits.
+trait QuadLanes: Copy {
     /// The sines and cosines of `a`, `b`, `c` and `d`.
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
 }
 
-/// The build's own routines: the module's helpers.
-#[derive(Clone, Copy)]
-struct BuildLanes;
-
-impl Lanes for BuildLanes {
+impl QuadLanes for BuildLanes {
     #[inline(always)]
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
         sin_cos_quad(a, b, c, d)
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+impl QuadLanes for avx::Avx2 {
+    #[inline(always)]
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+        // SAFETY: an `Avx2` exists only where the processor runs AVX2 and
+        // the operating system saves its registers.
+        unsafe { sin_cos_quad_avx2(a, b, c, d) }
     }
 }
 
@@ -5725,6 +5733,7 @@ impl Lanes for BuildLanes {
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
 mod avx {
     use core::sync::atomic::{AtomicU8, Ordering};
+
     /// Not asked yet (the first call asks).
     const UNKNOWN: u8 = 0;
     /// The processor and the operating system run AVX, AVX2 and FMA.
@@ -5733,57 +5742,49 @@ mod avx {
     const UNUSABLE: u8 = 2;
     /// Turned off by `set_avx_copies(false)`.
     const OFF: u8 = 3;
+
     /// One of the four states above.
     static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
-    /// Proof that the AVX copies may run: made only by [`usable`],
-    /// where the processor runs AVX, AVX2 and FMA and the operating
-    /// system saves their registers; each copy takes one.
+
+    /// Proof that the AVX copies may run: made only by [`usable`], where
+    /// the processor runs AVX, AVX2 and FMA and the operating system saves
+    /// their registers; each copy takes one.
     #[derive(Clone, Copy)]
     pub(super) struct Avx2(());
-    impl super::Lanes for Avx2 {
-        #[inline(always)]
-        fn sin_cos_quad(
-            self,
-            a: super::Real,
-            b: super::Real,
-            c: super::Real,
-            d: super::Real,
-        ) -> [(super::Real, super::Real); 4] {
-            unsafe { super::sin_cos_quad_avx2(a, b, c, d) }
-        }
-    }
+
     /// An [`Avx2`] where the AVX copies run now.
     #[inline]
     pub(super) fn usable() -> Option<Avx2> {
         let state = match STATE.load(Ordering::Relaxed) {
             UNKNOWN => {
                 let state = if detected() { USABLE } else { UNUSABLE };
-                let _ = STATE
-                    .compare_exchange(
-                        UNKNOWN,
-                        state,
-                        Ordering::Relaxed,
-                        Ordering::Relaxed,
-                    );
+                // A `set` in between (another thread) wins.
+                let _ =
+                    STATE.compare_exchange(UNKNOWN, state, Ordering::Relaxed, Ordering::Relaxed);
                 STATE.load(Ordering::Relaxed)
             }
             state => state,
         };
-        if state == USABLE { Some(Avx2(())) } else { None }
+        if state == USABLE {
+            Some(Avx2(()))
+        } else {
+            None
+        }
     }
+
     /// Turns the copies off, or back on (to be asked again).
     pub(super) fn set(enabled: bool) {
         STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
     }
-    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
-    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
-    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
-    /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
-    /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
-    /// exists on every x86-64 processor; `xgetbv` is asked only
-    /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
-    /// call and older Rust, down to the modules' 1.63, does not:
-    /// hence `unused_unsafe`.)
+
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits 28 and
+    /// 12) and the operating system enabled `xgetbv` (ECX bit 27,
+    /// `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers (bits 1
+    /// and 2), and leaf 7 (where the processor has it, leaf 0's EAX) says
+    /// the processor has AVX2 (EBX bit 5). `cpuid` exists on every x86-64
+    /// processor; `xgetbv` is asked only once `OSXSAVE` is set. (Recent
+    /// Rust made `__cpuid` safe to call and older Rust, down to the
+    /// modules' 1.63, does not: hence `unused_unsafe`.)
     #[cfg(not(target_env = "sgx"))]
     #[allow(unused_unsafe)]
     fn detected() -> bool {
@@ -5794,11 +5795,13 @@ mod avx {
         }
         let features = unsafe { __cpuid(1) }.ecx;
         let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
-        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
+        let avx = features & osxsave != 0
+            && features & avx != 0
+            && features & fma != 0
             && unsafe { xcr0() } & 0b110 == 0b110;
-        avx && unsafe { __cpuid(0) }.eax >= 7
-            && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
+        avx && unsafe { __cpuid(0) }.eax >= 7 && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
     }
+
     /// Never in an SGX enclave, where `cpuid` is not allowed.
     #[cfg(target_env = "sgx")]
     fn detected() -> bool {
@@ -5813,6 +5816,7 @@ mod avx {
     pub(super) fn usable() -> Option<core::convert::Infallible> {
         None
     }
+
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
 }
@@ -5853,9 +5857,13 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     use core::arch::x86_64::*;
     const BOUND: f64 = 1_048_576.0;
     const FRAC_2_PI: f64 = 0.636_619_772_367_581_4;
+    // π/2 = PIO2_1 + PIO2_1T to about 87 bits; PIO2_1 has 33 bits, so its
+    // product with a quadrant count below 2²⁰ is exact.
     const PIO2_1: f64 = 1.570_796_326_734_125_6;
     const PIO2_1T: f64 = 6.077_100_506_506_192e-11;
+    // 2⁻⁴⁸: the reduction is used where r² > 2⁻⁴⁸ k².
     const CANCELLATION: f64 = 3.552_713_678_800_501e-15;
+    // 1.5 · 2⁵²: adding it rounds to an integer, the quadrant in the low bits.
     const ROUND: f64 = 6_755_399_441_055_744.0;
     const S1: f64 = -1.666_666_666_666_663_2e-1;
     const S2: f64 = 8.333_333_333_322_49e-3;
@@ -5869,16 +5877,21 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     const C4: f64 = -2.755_731_435_139_066_3e-7;
     const C5: f64 = 2.087_572_321_298_175e-9;
     const C6: f64 = -1.135_964_755_778_819_5e-11;
+    // SAFETY: SSE2 is part of every x86-64 target, so its intrinsics are
+    // always available; they touch no memory.
     unsafe {
         let all = _mm_set1_pd;
         let x = _mm_set_pd(f64::from(b), f64::from(a));
         let t = _mm_add_pd(_mm_mul_pd(x, all(FRAC_2_PI)), all(ROUND));
         let k = _mm_sub_pd(t, all(ROUND));
+        // x − k π/2 = r + rr: the first product and difference exact, the
+        // second difference's rounding error kept in rr.
         let d = _mm_sub_pd(x, _mm_mul_pd(k, all(PIO2_1)));
         let w = _mm_mul_pd(k, all(PIO2_1T));
         let r = _mm_sub_pd(d, w);
         let rr = _mm_sub_pd(_mm_sub_pd(d, r), w);
         let z = _mm_mul_pd(r, r);
+        // Comparisons with NaN are false: non-finite angles fail too.
         let fine = _mm_and_pd(
             _mm_cmplt_pd(_mm_andnot_pd(all(-0.0), x), all(BOUND)),
             _mm_cmpgt_pd(z, _mm_mul_pd(_mm_mul_pd(k, k), all(CANCELLATION))),
@@ -5886,6 +5899,9 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
         if _mm_movemask_pd(fine) != 3 {
             return sin_cos_pair_by_libm(a, b);
         }
+        // sin(r + rr) ≈ sin r + rr cos r and cos(r + rr) ≈ cos r − rr r, the
+        // polynomials in z = r² by Estrin's scheme, the cosine's 1 − z/2
+        // with its rounding error added.
         let z2 = _mm_mul_pd(z, z);
         let z4 = _mm_mul_pd(z2, z2);
         let estrin = |c: [f64; 6]| {
@@ -5910,16 +5926,13 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
                 _mm_sub_pd(_mm_mul_pd(z2, cp), _mm_mul_pd(r, rr)),
             ),
         );
+        // Quadrant q: (sin, cos) = (s, c), (c, −s), (−s, −c), (−c, s).
         let quadrant = _mm_and_si128(_mm_castpd_si128(t), _mm_set1_epi64x(3));
-        let odd = _mm_castsi128_pd(
-            _mm_sub_epi64(
-                _mm_setzero_si128(),
-                _mm_and_si128(quadrant, _mm_set1_epi64x(1)),
-            ),
-        );
-        let sign = |q| _mm_castsi128_pd(
-            _mm_slli_epi64::<62>(_mm_and_si128(q, _mm_set1_epi64x(2))),
-        );
+        let odd = _mm_castsi128_pd(_mm_sub_epi64(
+            _mm_setzero_si128(),
+            _mm_and_si128(quadrant, _mm_set1_epi64x(1)),
+        ));
+        let sign = |q| _mm_castsi128_pd(_mm_slli_epi64::<62>(_mm_and_si128(q, _mm_set1_epi64x(2))));
         let sine = _mm_xor_pd(
             _mm_or_pd(_mm_andnot_pd(odd, s), _mm_and_pd(odd, c)),
             sign(quadrant),
@@ -5964,6 +5977,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[inline(always)]
 pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+    // SAFETY: the build enables AVX2 (the `cfg`).
     unsafe { sin_cos_quad_avx2(a, b, c, d) }
 }
 
@@ -5984,12 +5998,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 #[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]
 #[target_feature(enable = "avx,avx2")]
 #[inline]
-pub unsafe fn sin_cos_quad_avx2(
-    a: Real,
-    b: Real,
-    c: Real,
-    d: Real,
-) -> [(Real, Real); 4] {
+pub unsafe fn sin_cos_quad_avx2(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     use core::arch::x86_64::*;
     const BOUND: f64 = 1_048_576.0;
     const FRAC_2_PI: f64 = 0.636_619_772_367_581_4;
@@ -6025,9 +6034,7 @@ pub unsafe fn sin_cos_quad_avx2(
         let z = _mm256_mul_pd(r, r);
         let fine = _mm256_and_pd(
             _mm256_cmp_pd::<_CMP_LT_OQ>(_mm256_andnot_pd(all(-0.0), x), all(BOUND)),
-            _mm256_cmp_pd::<
-                _CMP_GT_OQ,
-            >(z, _mm256_mul_pd(_mm256_mul_pd(k, k), all(CANCELLATION))),
+            _mm256_cmp_pd::<_CMP_GT_OQ>(z, _mm256_mul_pd(_mm256_mul_pd(k, k), all(CANCELLATION))),
         );
         if _mm256_movemask_pd(fine) != 15 {
             return sin_cos_quad_by_libm(a, b, c, d);
@@ -6060,22 +6067,22 @@ pub unsafe fn sin_cos_quad_avx2(
             ),
         );
         let quadrant = _mm256_and_si256(_mm256_castpd_si256(t), _mm256_set1_epi64x(3));
-        let odd = _mm256_castsi256_pd(
-            _mm256_sub_epi64(
-                _mm256_setzero_si256(),
-                _mm256_and_si256(quadrant, _mm256_set1_epi64x(1)),
-            ),
-        );
+        let odd = _mm256_castsi256_pd(_mm256_sub_epi64(
+            _mm256_setzero_si256(),
+            _mm256_and_si256(quadrant, _mm256_set1_epi64x(1)),
+        ));
         let sign = |q| {
-            _mm256_castsi256_pd(
-                _mm256_slli_epi64::<62>(_mm256_and_si256(q, _mm256_set1_epi64x(2))),
-            )
+            _mm256_castsi256_pd(_mm256_slli_epi64::<62>(_mm256_and_si256(
+                q,
+                _mm256_set1_epi64x(2),
+            )))
         };
         let sine = _mm256_xor_pd(_mm256_blendv_pd(s, co, odd), sign(quadrant));
         let cosine = _mm256_xor_pd(
             _mm256_blendv_pd(co, s, odd),
             sign(_mm256_add_epi64(quadrant, _mm256_set1_epi64x(1))),
         );
+        // Lanes 0 and 2 (a, c) and 1 and 3 (b, d), sine and cosine side by side.
         let even = _mm256_unpacklo_pd(sine, cosine);
         let odd = _mm256_unpackhi_pd(sine, cosine);
         let low = |v| _mm_cvtsd_f64(v) as Real;
@@ -6084,10 +6091,7 @@ pub unsafe fn sin_cos_quad_avx2(
             _mm256_castpd256_pd128(even),
             _mm256_extractf128_pd::<1>(even),
         );
-        let (bd_low, bd_high) = (
-            _mm256_castpd256_pd128(odd),
-            _mm256_extractf128_pd::<1>(odd),
-        );
+        let (bd_low, bd_high) = (_mm256_castpd256_pd128(odd), _mm256_extractf128_pd::<1>(odd));
         [
             (low(ac_low), high(ac_low)),
             (low(bd_low), high(bd_low)),

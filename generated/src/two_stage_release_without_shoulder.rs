@@ -2901,24 +2901,23 @@ pub fn mixed_dynamics_with(
 // processor detection, sines, cosines and square roots. Nothing below
 // is specific to this mechanism. ----
 
-/// Whether the long functions of this module (those whose
-/// documentation says they have an AVX copy) call that copy: in an
-/// x86-64 build without AVX2 (rustc's default target), on a
-/// processor with AVX, AVX2 and FMA whose registers the operating
-/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
-/// every other target, and in builds that enable AVX2 themselves
-/// (`-C target-cpu=native`), where every function is AVX2 code. Both
-/// copies compute the same operations in the same order: their
-/// results are the same bit for bit, only their speed differs.
+/// Whether the long functions of this module (those whose documentation
+/// says they have an AVX copy) call that copy: in an x86-64 build without
+/// AVX2 (rustc's default target), on a processor with AVX, AVX2 and FMA
+/// whose registers the operating system saves, unless [`set_avx_copies`]
+/// turned the copies off. `false` on every other target, and in builds that
+/// enable AVX2 themselves (`-C target-cpu=native`), where every function is
+/// AVX2 code. Both copies compute the same operations in the same order:
+/// their results are the same bit for bit, only their speed differs.
 pub fn avx_copies() -> bool {
     avx::usable().is_some()
 }
 
-/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
-/// code path whatever the processor (timing analysis, comparisons),
-/// or back on (`true`, the default: they run where the processor
-/// allows). For the whole process, from the next call on; no effect
-/// where [`avx_copies`] is always `false`.
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one code path
+/// whatever the processor (timing analysis, comparisons), or back on
+/// (`true`, the default: they run where the processor allows). For the
+/// whole process, from the next call on; no effect where [`avx_copies`] is
+/// always `false`.
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
 }
@@ -2928,6 +2927,7 @@ pub fn set_avx_copies(enabled: bool) {
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
 mod avx {
     use core::sync::atomic::{AtomicU8, Ordering};
+
     /// Not asked yet (the first call asks).
     const UNKNOWN: u8 = 0;
     /// The processor and the operating system run AVX, AVX2 and FMA.
@@ -2936,45 +2936,49 @@ mod avx {
     const UNUSABLE: u8 = 2;
     /// Turned off by `set_avx_copies(false)`.
     const OFF: u8 = 3;
+
     /// One of the four states above.
     static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
-    /// Proof that the AVX copies may run: made only by [`usable`],
-    /// where the processor runs AVX, AVX2 and FMA and the operating
-    /// system saves their registers; each copy takes one.
+
+    /// Proof that the AVX copies may run: made only by [`usable`], where
+    /// the processor runs AVX, AVX2 and FMA and the operating system saves
+    /// their registers; each copy takes one.
     #[derive(Clone, Copy)]
     pub(super) struct Avx2(());
+
     /// An [`Avx2`] where the AVX copies run now.
     #[inline]
     pub(super) fn usable() -> Option<Avx2> {
         let state = match STATE.load(Ordering::Relaxed) {
             UNKNOWN => {
                 let state = if detected() { USABLE } else { UNUSABLE };
-                let _ = STATE
-                    .compare_exchange(
-                        UNKNOWN,
-                        state,
-                        Ordering::Relaxed,
-                        Ordering::Relaxed,
-                    );
+                // A `set` in between (another thread) wins.
+                let _ =
+                    STATE.compare_exchange(UNKNOWN, state, Ordering::Relaxed, Ordering::Relaxed);
                 STATE.load(Ordering::Relaxed)
             }
             state => state,
         };
-        if state == USABLE { Some(Avx2(())) } else { None }
+        if state == USABLE {
+            Some(Avx2(()))
+        } else {
+            None
+        }
     }
+
     /// Turns the copies off, or back on (to be asked again).
     pub(super) fn set(enabled: bool) {
         STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
     }
-    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
-    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
-    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
-    /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
-    /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
-    /// exists on every x86-64 processor; `xgetbv` is asked only
-    /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
-    /// call and older Rust, down to the modules' 1.63, does not:
-    /// hence `unused_unsafe`.)
+
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits 28 and
+    /// 12) and the operating system enabled `xgetbv` (ECX bit 27,
+    /// `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers (bits 1
+    /// and 2), and leaf 7 (where the processor has it, leaf 0's EAX) says
+    /// the processor has AVX2 (EBX bit 5). `cpuid` exists on every x86-64
+    /// processor; `xgetbv` is asked only once `OSXSAVE` is set. (Recent
+    /// Rust made `__cpuid` safe to call and older Rust, down to the
+    /// modules' 1.63, does not: hence `unused_unsafe`.)
     #[cfg(not(target_env = "sgx"))]
     #[allow(unused_unsafe)]
     fn detected() -> bool {
@@ -2985,11 +2989,13 @@ mod avx {
         }
         let features = unsafe { __cpuid(1) }.ecx;
         let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
-        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
+        let avx = features & osxsave != 0
+            && features & avx != 0
+            && features & fma != 0
             && unsafe { xcr0() } & 0b110 == 0b110;
-        avx && unsafe { __cpuid(0) }.eax >= 7
-            && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
+        avx && unsafe { __cpuid(0) }.eax >= 7 && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
     }
+
     /// Never in an SGX enclave, where `cpuid` is not allowed.
     #[cfg(target_env = "sgx")]
     fn detected() -> bool {
@@ -3004,6 +3010,7 @@ mod avx {
     pub(super) fn usable() -> Option<core::convert::Infallible> {
         None
     }
+
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}
 }

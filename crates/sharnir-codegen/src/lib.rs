@@ -17,7 +17,11 @@
 //!    `lines` (a function's statements formatted apart from it, and
 //!    `format_items`), `layout` (a blank line between items, operation
 //!    counts on one line), `tokens` (which names emitted code reads);
-//! 4. `render/`, a plan into a module, each file one part of it:
+//! 4. `support/`, which reads only `error`: the support code every
+//!    module carries at its end (square root, sines and cosines, `fma`, the
+//!    AVX copies' processor detection) as Rust files compiled in tests,
+//!    and `item`, which cuts their items out by name;
+//! 5. `render/`, a plan into a module, each file one part of it:
 //!    `preamble` (constants, types, lints), `derived` (`Params::derived`),
 //!    `function` (one function and its `_with` twin), `body` (its
 //!    statements), `result` (its result by `Shape`), `dispatch` (the AVX
@@ -25,12 +29,11 @@
 //!    `limit_forces`), `detachments` (the joints that let go and their
 //!    variant modules), `constrained`, `constrained_derivatives` and
 //!    `constrained_motion` (the solves of loop modules), [`linearization`]
-//!    (`A`, `B`), `math`, `single_trig` and `double_trig` (the sine and
-//!    cosine helpers the modules carry), `motion` (the prescribed
+//!    (`A`, `B`), `math` (which helpers a module carries), `motion` (the prescribed
 //!    coordinates' constants, and the free motion of a module without
 //!    `[motion]`), `header` (the `//!` header of every variant), and
 //!    `module`, which assembles them (`Plan::render`);
-//! 5. [`mod@generate`]: plan and render in one call.
+//! 6. [`mod@generate`]: plan and render in one call.
 //!
 //! `test_terms` gives the property tests terms of every shape.
 
@@ -40,6 +43,7 @@ pub mod method;
 pub mod plan;
 mod print;
 mod render;
+mod support;
 #[cfg(test)]
 mod test_terms;
 mod vocabulary;

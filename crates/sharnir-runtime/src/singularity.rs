@@ -71,8 +71,11 @@ pub fn mass_matrix_conditioning<M, const NQ: usize, const NV: usize>(
 where
     M: Model<NQ, NV>,
 {
-    let mut mass = model.mass_matrix(q);
     let free = |k: usize| !M::PRESCRIBED.contains(&k);
+    if !(0..NV).any(free) {
+        return (M::Real::ONE, 0);
+    }
+    let mut mass = model.mass_matrix(q);
     let largest = (0..NV).filter(|&k| free(k)).fold(M::Real::ZERO, |m, k| {
         if mass[k][k] > m {
             mass[k][k]
@@ -175,7 +178,70 @@ fn symmetric_eigenvalues<R: Real, const N: usize>(
 
 #[cfg(test)]
 mod tests {
-    use super::symmetric_eigenvalues;
+    use super::{mass_matrix_conditioning, symmetric_eigenvalues};
+    use crate::Model;
+
+    /// The coordinates [`TwoMasses`]`<P>` drives by their laws: none, the
+    /// light one, both.
+    const DRIVEN: [&[usize]; 3] = [&[], &[0], &[0, 1]];
+
+    /// Two uncoupled coordinates with inertias `light` and 1, the
+    /// coordinates `DRIVEN[P]` lists driven by their laws.
+    struct TwoMasses<const P: usize> {
+        light: f64,
+    }
+
+    impl<const P: usize> Model<2, 2> for TwoMasses<P> {
+        type Real = f64;
+        type Params = ();
+        const NAME: &'static str = "two_masses";
+        const POSITION_NAMES: [&'static str; 2] = ["a", "b"];
+        const VELOCITY_NAMES: [&'static str; 2] = ["a", "b"];
+        const QUATERNIONS: &'static [usize] = &[];
+        const HAS_APPLIED_FORCES: bool = false;
+        const PRESCRIBED: &'static [usize] = DRIVEN[P];
+        fn params(&self) -> &() {
+            &()
+        }
+        fn initial_positions(&self) -> [f64; 2] {
+            [0.0; 2]
+        }
+        fn initial_velocities(&self) -> [f64; 2] {
+            [0.0; 2]
+        }
+        fn forward_dynamics(&self, _: &[f64; 2], _: &[f64; 2], tau: &[f64; 2]) -> [f64; 2] {
+            [tau[0] / self.light, tau[1]]
+        }
+        fn coordinate_rates(&self, _: &[f64; 2], qd: &[f64; 2]) -> [f64; 2] {
+            *qd
+        }
+        fn energy(&self, _: &[f64; 2], qd: &[f64; 2]) -> (f64, f64) {
+            (0.5 * (self.light * qd[0] * qd[0] + qd[1] * qd[1]), 0.0)
+        }
+        fn mass_matrix(&self, _: &[f64; 2]) -> [[f64; 2]; 2] {
+            [[self.light, 0.0], [0.0, 1.0]]
+        }
+        fn coriolis_matrix(&self, _: &[f64; 2], _: &[f64; 2]) -> [[f64; 2]; 2] {
+            [[0.0; 2]; 2]
+        }
+        fn gravity(&self, _: &[f64; 2]) -> [f64; 2] {
+            [0.0; 2]
+        }
+    }
+
+    #[test]
+    fn the_conditioning_covers_the_free_coordinates_only() {
+        let light = 1e-12;
+        let (ratio, leading) = mass_matrix_conditioning(&TwoMasses::<0> { light }, &[0.0; 2]);
+        assert!((ratio - light).abs() < 1e-24, "{ratio}");
+        assert_eq!(leading, 0);
+        // The light coordinate driven by its law: nothing left to divide by it.
+        let (ratio, _) = mass_matrix_conditioning(&TwoMasses::<1> { light }, &[0.0; 2]);
+        assert_eq!(ratio, 1.0);
+        // Every coordinate driven: no forward dynamics, so nothing near-singular.
+        let (ratio, _) = mass_matrix_conditioning(&TwoMasses::<2> { light: 0.0 }, &[0.0; 2]);
+        assert_eq!(ratio, 1.0);
+    }
 
     #[test]
     fn jacobi_finds_the_eigenvalues() {

@@ -90,7 +90,7 @@ pub(crate) struct Part {
 /// locals defined earlier can have needed), or two or four such statements
 /// in a row computed together by one `sin_cos_pair` or `sin_cos_quad`,
 /// which evaluate the angles in the lanes of one vector register where the
-/// target has them (`math.rs`, `double_trig.rs`).
+/// target has them (`math.rs`, `crate::support`).
 enum Statement<'p> {
     Let(usize),
     SinCos(usize, usize, &'p Term),

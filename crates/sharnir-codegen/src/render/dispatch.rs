@@ -27,9 +27,10 @@
 //! the plain statements otherwise. What the statements compute by
 //! instruction set — four angles' sines and cosines at once
 //! ([`crate::render::body::Quads::Lanes`]), fused multiply–adds — they take from
-//! their `lanes` parameter ([`LanesUse`]): `BuildLanes`, the build's
-//! `sin_cos_quad` and `fma`, in the public function; `avx::Avx2`, the AVX2
-//! routine and the FMA instruction, in the copy. That value is also the
+//! their `lanes` parameter ([`LanesUse`]), through the traits `QuadLanes`
+//! and `FmaLanes`: `BuildLanes`, the build's `sin_cos_quad` and `fma`, in
+//! the public function; `avx::Avx2`, the AVX2 routine and the FMA
+//! instruction, in the copy (their text is in `crate::support`). That value is also the
 //! proof that the copy may run: only the detection makes one. The two
 //! copies compute the same IEEE operations in the same order (Rust never
 //! fuses or reassociates them, the AVX2 routine's lanes are
@@ -43,6 +44,8 @@
 //! in SGX enclaves, where `cpuid` is not allowed. Everywhere else — the
 //! microcontrollers among them — the public function is the statements.
 
+use crate::error::EmitError;
+use crate::support::{self, Source};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 use sharnir_cas::OpCount;
@@ -212,9 +215,14 @@ fn dispatched(function: Function<'_>) -> TokenStream {
     } else {
         TokenStream::new()
     };
+    let bound = match (lanes.quads, lanes.fma) {
+        (true, true) => quote!(QuadLanes + FmaLanes),
+        (true, false) => quote!(QuadLanes),
+        _ => quote!(FmaLanes),
+    };
     let (lanes_parameter, build_lanes, copy_lanes, avx2) = if lanes.any() {
         (
-            quote!(lanes: impl Lanes,),
+            quote!(lanes: impl #bound,),
             quote!(BuildLanes,),
             quote!(avx2,),
             quote!(avx2),
@@ -277,229 +285,33 @@ fn dispatched(function: Function<'_>) -> TokenStream {
     }
 }
 
-/// The items behind every dispatch of a module: `avx_copies` and
-/// `set_avx_copies`, public, so that a user can pin one instruction set
-/// (for timing analysis, or to compare the two copies, as
-/// `tests/avx_copies.rs` does), and the private `avx` module that asks
-/// the processor: AVX (`cpuid` leaf 1, ECX bit 28), FMA (ECX bit 12),
-/// AVX2 (leaf 7, EBX bit 5) and their registers saved by the operating
-/// system (leaf 1, ECX bit 27, `OSXSAVE`, then bits 1 and 2 of `XCR0` by
-/// `xgetbv`), as `std`'s `is_x86_feature_detected!` asks, which `no_std`
-/// modules cannot call. The answer is kept in an atomic, so the question
-/// is asked once per process (twice at worst, when threads race to the
-/// first call: both store the same answer). Where some function's
-/// statements take anything from their `lanes`, also the `Lanes` trait
-/// and its two implementations, with the methods they take.
-pub(crate) fn items(lanes: LanesUse) -> TokenStream {
-    let avx_missing = avx_missing();
-    let mut methods = TokenStream::new();
-    let mut build = TokenStream::new();
-    let mut avx2 = TokenStream::new();
+/// The support code behind every dispatch of a module
+/// (`crate::support`'s `double/dispatch.rs`): `avx_copies` and
+/// `set_avx_copies` and the private `avx` module that asks the processor;
+/// where some function's statements take anything from their `lanes`, also
+/// `BuildLanes` and the lanes traits they take (`QuadLanes`, `FmaLanes`),
+/// each with its two implementations.
+pub(crate) fn items(lanes: LanesUse) -> Result<String, EmitError> {
+    let mut names = vec!["avx_copies", "set_avx_copies"];
+    if lanes.any() {
+        names.push("BuildLanes");
+    }
     if lanes.quads {
-        methods.extend(quote! {
-            /// The sines and cosines of `a`, `b`, `c` and `d`.
-            fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
-        });
-        build.extend(quote! {
-            #[inline(always)]
-            fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
-                sin_cos_quad(a, b, c, d)
-            }
-        });
-        avx2.extend(quote! {
-            #[inline(always)]
-            fn sin_cos_quad(
-                self,
-                a: super::Real,
-                b: super::Real,
-                c: super::Real,
-                d: super::Real,
-            ) -> [(super::Real, super::Real); 4] {
-                // SAFETY: an `Avx2` exists only where the processor runs
-                // AVX2 and the operating system saves its registers.
-                unsafe { super::sin_cos_quad_avx2(a, b, c, d) }
-            }
-        });
+        names.extend([
+            "QuadLanes",
+            "QuadLanes for BuildLanes",
+            "QuadLanes for Avx2",
+        ]);
     }
     if lanes.fma {
-        let instruction = crate::render::preamble::fma_instruction(false);
-        methods.extend(quote! {
-            /// `a · b + c` with one rounding.
-            fn fma(self, a: Real, b: Real, c: Real) -> Real;
-        });
-        build.extend(quote! {
-            #[inline(always)]
-            fn fma(self, a: Real, b: Real, c: Real) -> Real {
-                fma(a, b, c)
-            }
-        });
-        avx2.extend(quote! {
-            #[allow(unused_unsafe)]
-            #[inline(always)]
-            fn fma(self, a: super::Real, b: super::Real, c: super::Real) -> super::Real {
-                use core::arch::x86_64::*;
-                // SAFETY: an `Avx2` exists only where the processor runs FMA;
-                // the intrinsics touch no memory.
-                unsafe { #instruction }
-            }
-        });
+        names.extend(["FmaLanes", "FmaLanes for BuildLanes", "FmaLanes for Avx2"]);
     }
-    let (lanes_items, avx2_lanes) = if lanes.any() {
-        (
-            quote! {
-                /// What the statements of a function with an AVX copy compute
-                /// by their instruction set: the build's routines
-                /// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
-                /// (`avx::Avx2`, in the copy): four angles' sines and cosines
-                /// at once, fused multiply–adds. Both compute the same
-                /// operations: the same bits.
-                trait Lanes: Copy {
-                    #methods
-                }
-
-                /// The build's own routines: the module's helpers.
-                #[derive(Clone, Copy)]
-                struct BuildLanes;
-
-                impl Lanes for BuildLanes {
-                    #build
-                }
-            },
-            quote! {
-                impl super::Lanes for Avx2 {
-                    #avx2
-                }
-            },
-        )
-    } else {
-        (TokenStream::new(), TokenStream::new())
-    };
-    quote! {
-        /// Whether the long functions of this module (those whose
-        /// documentation says they have an AVX copy) call that copy: in an
-        /// x86-64 build without AVX2 (rustc's default target), on a
-        /// processor with AVX, AVX2 and FMA whose registers the operating
-        /// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
-        /// every other target, and in builds that enable AVX2 themselves
-        /// (`-C target-cpu=native`), where every function is AVX2 code. Both
-        /// copies compute the same operations in the same order: their
-        /// results are the same bit for bit, only their speed differs.
-        pub fn avx_copies() -> bool {
-            avx::usable().is_some()
-        }
-
-        /// Turns the AVX copies of [`avx_copies`] off (`false`), for one
-        /// code path whatever the processor (timing analysis, comparisons),
-        /// or back on (`true`, the default: they run where the processor
-        /// allows). For the whole process, from the next call on; no effect
-        /// where [`avx_copies`] is always `false`.
-        pub fn set_avx_copies(enabled: bool) {
-            avx::set(enabled);
-        }
-
-        #lanes_items
-
-        /// Whether the AVX copies may run, asked of the processor once and
-        /// remembered.
-        #[cfg(#avx_missing)]
-        mod avx {
-            use core::sync::atomic::{AtomicU8, Ordering};
-
-            /// Not asked yet (the first call asks).
-            const UNKNOWN: u8 = 0;
-            /// The processor and the operating system run AVX, AVX2 and FMA.
-            const USABLE: u8 = 1;
-            /// They do not.
-            const UNUSABLE: u8 = 2;
-            /// Turned off by `set_avx_copies(false)`.
-            const OFF: u8 = 3;
-
-            /// One of the four states above.
-            static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
-
-            /// Proof that the AVX copies may run: made only by [`usable`],
-            /// where the processor runs AVX, AVX2 and FMA and the operating
-            /// system saves their registers; each copy takes one.
-            #[derive(Clone, Copy)]
-            pub(super) struct Avx2(());
-
-            #avx2_lanes
-
-            /// An [`Avx2`] where the AVX copies run now.
-            #[inline]
-            pub(super) fn usable() -> Option<Avx2> {
-                let state = match STATE.load(Ordering::Relaxed) {
-                    UNKNOWN => {
-                        let state = if detected() { USABLE } else { UNUSABLE };
-                        // A `set` in between (another thread) wins.
-                        let _ = STATE.compare_exchange(
-                            UNKNOWN,
-                            state,
-                            Ordering::Relaxed,
-                            Ordering::Relaxed,
-                        );
-                        STATE.load(Ordering::Relaxed)
-                    }
-                    state => state,
-                };
-                if state == USABLE {
-                    Some(Avx2(()))
-                } else {
-                    None
-                }
-            }
-
-            /// Turns the copies off, or back on (to be asked again).
-            pub(super) fn set(enabled: bool) {
-                STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
-            }
-
-            /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
-            /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
-            /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
-            /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
-            /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
-            /// exists on every x86-64 processor; `xgetbv` is asked only
-            /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
-            /// call and older Rust, down to the modules' 1.63, does not:
-            /// hence `unused_unsafe`.)
-            #[cfg(not(target_env = "sgx"))]
-            #[allow(unused_unsafe)]
-            fn detected() -> bool {
-                use core::arch::x86_64::{__cpuid, __cpuid_count};
-                #[target_feature(enable = "xsave")]
-                unsafe fn xcr0() -> u64 {
-                    core::arch::x86_64::_xgetbv(0)
-                }
-                let features = unsafe { __cpuid(1) }.ecx;
-                let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
-                let avx = features & osxsave != 0
-                    && features & avx != 0
-                    && features & fma != 0
-                    && unsafe { xcr0() } & 0b110 == 0b110;
-                avx && unsafe { __cpuid(0) }.eax >= 7
-                    && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
-            }
-
-            /// Never in an SGX enclave, where `cpuid` is not allowed.
-            #[cfg(target_env = "sgx")]
-            fn detected() -> bool {
-                false
-            }
-        }
-
-        /// Builds without AVX copies: nothing to ask or to turn off.
-        #[cfg(not(#avx_missing))]
-        mod avx {
-            /// Never: there are no copies.
-            pub(super) fn usable() -> Option<core::convert::Infallible> {
-                None
-            }
-
-            /// Nothing to turn off.
-            pub(super) fn set(_enabled: bool) {}
-        }
-    }
+    names.push("avx");
+    let items = names
+        .into_iter()
+        .map(|name| support::item(Source::Dispatch, name))
+        .collect::<Result<Vec<String>, EmitError>>()?;
+    Ok(items.join("\n"))
 }
 
 #[cfg(test)]
@@ -606,7 +418,7 @@ mod tests {
             "mass_matrix_with_body(BuildLanes, q)\n}",
             "unsafe fn mass_matrix_with_avx(avx2: avx::Avx2, q: &[Real; NQ]) -> Real {\n    \
              mass_matrix_with_body(avx2, q)\n}",
-            "fn mass_matrix_with_body(lanes: impl Lanes, q: &[Real; NQ]) -> Real {\n    \
+            "fn mass_matrix_with_body(lanes: impl QuadLanes + FmaLanes, q: &[Real; NQ]) -> Real {\n    \
              let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);\n",
         ] {
             assert!(text.contains(piece), "missing\n{piece}\nin\n{text}");
@@ -632,8 +444,12 @@ mod tests {
 
     #[test]
     fn every_build_has_the_switch_and_only_avx2_less_x86_64_the_question() {
-        let text =
-            prettyplease::unparse(&syn::parse2(items(LanesUse::default())).expect("items parse"));
+        let print = |quads, fma| {
+            let text = items(LanesUse { quads, fma }).expect("written");
+            syn::parse_file(&format!("type Real = f64;\n{text}")).expect("parses");
+            text
+        };
+        let text = print(false, false);
         for piece in [
             "pub fn avx_copies() -> bool {",
             "pub fn set_avx_copies(enabled: bool) {",
@@ -647,24 +463,23 @@ mod tests {
             assert!(text.contains(piece), "missing {piece}");
         }
         assert!(!text.contains("Lanes"));
-        let print = |quads, fma| {
-            let items = items(LanesUse { quads, fma });
-            prettyplease::unparse(&syn::parse2(items).expect("items parse"))
-        };
         let quads = print(true, false);
         for piece in [
-            "trait Lanes: Copy {",
-            "impl Lanes for BuildLanes {",
-            "impl super::Lanes for Avx2 {",
-            "unsafe { super::sin_cos_quad_avx2(a, b, c, d) }",
+            "trait QuadLanes: Copy {",
+            "impl QuadLanes for BuildLanes {",
+            "impl QuadLanes for avx::Avx2 {",
+            "unsafe { sin_cos_quad_avx2(a, b, c, d) }",
         ] {
             assert!(quads.contains(piece), "missing {piece}");
         }
         assert!(!quads.contains("fn fma("));
         let fused = print(false, true);
         assert!(fused.contains("_mm_fmadd_sd(_mm_set_sd(a), _mm_set_sd(b), _mm_set_sd(c))"));
+        assert!(fused.contains("impl FmaLanes for BuildLanes {"));
         assert!(fused
             .contains("fn fma(self, a: Real, b: Real, c: Real) -> Real {\n        fma(a, b, c)"));
         assert!(!fused.contains("sin_cos_quad"));
+        let both = print(true, true);
+        assert_eq!(both.matches("struct BuildLanes;").count(), 1);
     }
 }

@@ -1,21 +1,21 @@
-//! The module's own `sin`, `cos`, `sin_cos`, `sin_cos_pair`,
-//! `sin_cos_quad` and `sqrt`:
-//! short private helpers around `libm`, so that every call site reads
-//! `sin(x)` rather than `libm::Libm::<Real>::sin(x)`, and the double
-//! precision's routines for two and four angles at once (`double_trig.rs`).
+//! Which of the support code's helpers a module carries: `sqrt`, `sin`,
+//! `cos`, `sin_cos`, `sin_cos_pair`, `sin_cos_quad` (short private helpers
+//! around `libm`, so that every call site reads `sin(x)` rather than
+//! `libm::Libm::<Real>::sin(x)`, and the double precision's routines for
+//! two and four angles at once) and a fused twin's `fma`.
 //!
-//! Only the helpers a module calls are emitted (an unused private function
-//! would be dead code), at the very end of the module, `sqrt` first and
-//! then the trigonometric ones. The single-precision variant's
-//! trigonometric helpers are its own `sin_cos` in `f32` arithmetic
-//! (`single_trig.rs`), with `sin` and `cos` by it where the module calls
-//! them, and `sin_cos_pair` and `sin_cos_quad` as calls of its `sin_cos`: every sine and
-//! cosine of a twin goes through its `sin_cos`, and no call site changes.
+//! Only the helpers a module calls are written (an unused private function
+//! would be dead code), at the very end of the module: `sqrt` and `fma`
+//! first, then the trigonometric ones. The single-precision twins'
+//! trigonometric helpers are their own `sin_cos` in `f32` arithmetic, with
+//! `sin`, `cos`, `sin_cos_pair` and `sin_cos_quad` as calls of it: every
+//! sine and cosine of a twin goes through its `sin_cos`, and no call site
+//! changes. The text of each is in `crate::support`.
 
 use crate::error::EmitError;
 use crate::print::tokens::Usage;
+use crate::support::{self, Source};
 use proc_macro2::TokenStream;
-use quote::quote;
 
 /// The helpers, in the order they are emitted.
 pub(crate) const HELPERS: [&str; 6] = [
@@ -38,99 +38,90 @@ pub(crate) fn called_in(usage: &Usage, found: &mut [bool; HELPERS.len()]) {
     }
 }
 
+/// Flags `helper` (one of [`HELPERS`]) in `found`: code the module carries
+/// calls it outside the tokens [`called`] walks.
+pub(crate) fn require(helper: &str, found: &mut [bool; HELPERS.len()]) {
+    for (flag, name) in found.iter_mut().zip(HELPERS) {
+        *flag |= name == helper;
+    }
+}
+
 /// [`called_in`] for `tokens`, walked for the helpers alone.
 pub(crate) fn called(tokens: &TokenStream, found: &mut [bool; HELPERS.len()]) {
     called_in(&Usage::of(tokens, &HELPERS), found);
 }
 
-/// The helpers flagged in `used`, in the order of [`HELPERS`]; with
-/// `single_precision`, the trigonometric ones are the single-precision
-/// routine's (its `sin_cos` always, public, so a twin offers it whether or
-/// not its own code calls it); `quad_in_copies`, the AVX copies call the
-/// AVX2 routine for four angles ([`crate::render::double_trig::sin_cos_quad`]).
+/// The text of the helpers flagged in `used`, in the order of [`HELPERS`],
+/// from the support code (`crate::support`); with `single_precision`, the
+/// trigonometric ones are the single-precision routine's (its `sin_cos`
+/// always, public, so a twin offers it whether or not its own code calls
+/// it); `quad_in_copies`, the AVX copies call the AVX2 routine for four
+/// angles, so it is written for every x86-64 build, not only those that
+/// enable AVX2; `fused`, the module's `fma`.
 pub(crate) fn helpers(
     used: &[bool; HELPERS.len()],
     single_precision: bool,
     quad_in_copies: bool,
-) -> Result<TokenStream, EmitError> {
+    fused: bool,
+) -> Result<String, EmitError> {
     let [sqrt, sin_cos, sin_cos_pair, sin_cos_quad, sin, cos] = *used;
     // `sin_cos_quad` falls back on `sin_cos_pair` (in `f64`), which falls
     // back on `sin_cos`.
     let sin_cos_pair = sin_cos_pair || (sin_cos_quad && !single_precision);
-    let sin_cos = sin_cos || sin_cos_pair || sin_cos_quad;
-    let mut items = TokenStream::new();
-    if sqrt {
-        items.extend(quote! {
-            /// The square root of `x`, by `libm` (`core` has none without `std`).
-            #[inline(always)]
-            fn sqrt(x: Real) -> Real {
-                libm::Libm::<Real>::sqrt(x)
-            }
-        });
-    }
-    let routine = |text: &str| {
-        text.parse::<TokenStream>().map_err(|e| {
-            EmitError::Internal(format!("a trigonometric routine does not parse: {e}"))
-        })
+    let sin_cos = sin_cos || sin_cos_pair || sin_cos_quad || single_precision;
+    let mut names: Vec<&str> = Vec::new();
+    let mut wanted = |flag: bool, name| {
+        if flag {
+            names.push(name);
+        }
     };
-    if single_precision {
-        items.extend(routine(crate::render::single_trig::SIN_COS)?);
-        if sin_cos_pair {
-            items.extend(routine(crate::render::single_trig::SIN_COS_PAIR)?);
-        }
-        if sin_cos_quad {
-            items.extend(routine(crate::render::single_trig::SIN_COS_QUAD)?);
-        }
-        if sin {
-            items.extend(routine(crate::render::single_trig::SIN)?);
-        }
-        if cos {
-            items.extend(routine(crate::render::single_trig::COS)?);
-        }
-        return Ok(items);
+    wanted(sin_cos, "sin_cos");
+    wanted(sin_cos_pair, "sin_cos_pair");
+    wanted(sin_cos_pair && !single_precision, "sin_cos_pair_by_libm");
+    wanted(sin_cos_quad, "sin_cos_quad");
+    wanted(sin_cos_quad && !single_precision, "sin_cos_quad_avx2");
+    wanted(sin_cos_quad && !single_precision, "sin_cos_quad_by_libm");
+    wanted(sin, "sin");
+    wanted(cos, "cos");
+    let trigonometry = if single_precision {
+        Source::Single
+    } else {
+        Source::Double
+    };
+    let mut text = String::new();
+    if sqrt {
+        text.push_str(&support::item(Source::Double, "sqrt")?);
     }
-    if sin_cos {
-        items.extend(quote! {
-            /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
-            /// together (one argument reduction for both).
-            #[inline(always)]
-            fn sin_cos(x: Real) -> (Real, Real) {
-                libm::Libm::<Real>::sincos(x)
-            }
-        });
+    if fused {
+        text.push('\n');
+        text.push_str(&support::item(trigonometry, "fma")?);
     }
-    if sin_cos_pair {
-        items.extend(routine(crate::render::double_trig::SIN_COS_PAIR)?);
+    for name in names {
+        let item = support::item(trigonometry, name)?;
+        let item = if name.starts_with("sin_cos_quad_") && !quad_in_copies {
+            item.replace(ANY_X86_64, AVX2_BUILDS)
+        } else {
+            item
+        };
+        text.push('\n');
+        text.push_str(&item);
     }
-    if sin_cos_quad {
-        items.extend(routine(&crate::render::double_trig::sin_cos_quad(
-            quad_in_copies,
-        ))?);
-    }
-    if sin {
-        items.extend(quote! {
-            /// Trigonometry of this module, by `libm`: the sine of `x`.
-            #[inline(always)]
-            fn sin(x: Real) -> Real {
-                libm::Libm::<Real>::sin(x)
-            }
-        });
-    }
-    if cos {
-        items.extend(quote! {
-            /// Trigonometry of this module, by `libm`: the cosine of `x`.
-            #[inline(always)]
-            fn cos(x: Real) -> Real {
-                libm::Libm::<Real>::cos(x)
-            }
-        });
-    }
-    Ok(items)
+    Ok(text.trim_start_matches('\n').to_owned())
 }
+
+/// The `cfg` of the AVX2 routine for four angles (and its `libm` fallback)
+/// as the support code writes it: every x86-64 build, where the AVX copies
+/// call it.
+const ANY_X86_64: &str = "#[cfg(target_arch = \"x86_64\")]";
+
+/// Its `cfg` in a module without AVX copies that call it: the builds that
+/// enable AVX2, where it is `sin_cos_quad`.
+const AVX2_BUILDS: &str = "#[cfg(all(target_arch = \"x86_64\", target_feature = \"avx2\"))]";
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use quote::quote;
 
     fn calls(tokens: TokenStream) -> [bool; 6] {
         let mut found = [false; 6];
@@ -158,32 +149,32 @@ mod tests {
         );
     }
 
+    /// The helpers as a module carries them, parsed as one file.
+    fn written(used: [bool; 6], single_precision: bool, in_copies: bool, fused: bool) -> String {
+        let text = helpers(&used, single_precision, in_copies, fused).expect("written");
+        syn::parse_file(&format!("type Real = f64;\n{text}")).expect("parses");
+        text
+    }
+
     #[test]
     fn the_twin_keeps_only_what_the_module_called() {
-        let helpers =
-            helpers(&[true, true, false, false, false, true], true, false).expect("parses");
-        let file: syn::File = syn::parse2(quote!(pub fn f() {} #helpers)).expect("parses");
-        let twin = prettyplease::unparse(&file);
+        let twin = written([true, true, false, false, false, true], true, false, false);
+        assert!(twin.starts_with("/// The square root of `x`"));
         assert!(twin.contains("fn sqrt(x: Real) -> Real"));
         assert!(twin.contains("pub fn sin_cos(x: Real) -> (Real, Real)"));
         assert!(twin.contains("\nfn cos(x: Real) -> Real"));
         assert!(!twin.contains("\nfn sin(x: Real) -> Real"));
         assert!(!twin.contains("Libm::<Real>::cos("));
+        assert!(!twin.contains("fn fma("));
+        let fused = written([false; 6], true, false, true);
+        assert!(fused.contains("fn fma(a: Real, b: Real, c: Real) -> Real"));
+        assert!(fused.contains("_mm_fmadd_ss("));
     }
 
     #[test]
     fn four_angles_at_once_bring_two_and_one_along() {
-        let print = |single_precision, in_copies| {
-            let helpers = helpers(
-                &[false, false, false, true, false, false],
-                single_precision,
-                in_copies,
-            )
-            .expect("parses");
-            let file: syn::File = syn::parse2(quote!(#helpers)).expect("parses");
-            prettyplease::unparse(&file)
-        };
-        let double = print(false, false);
+        let quad = [false, false, false, true, false, false];
+        let double = written(quad, false, false, false);
         assert!(double.contains("fn sin_cos(x: Real) -> (Real, Real)"));
         assert!(double.contains("pub fn sin_cos_pair(a: Real, b: Real)"));
         assert!(double.contains("_mm_mul_pd("));
@@ -191,17 +182,18 @@ mod tests {
         assert_eq!(double.matches("libm::Libm::<Real>::sincos(").count(), 1);
         // The AVX2 routine exists in AVX2 builds, and in every x86-64 build
         // where the AVX copies call it.
-        let avx2_builds = "#[cfg(all(target_arch = \"x86_64\", target_feature = \"avx2\"))]\n\
-                           #[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]\n\
-                           #[target_feature(enable = \"avx,avx2\")]\n#[inline]\npub unsafe fn sin_cos_quad_avx2(";
-        assert!(double.contains(avx2_builds), "{double}");
-        let in_copies = print(false, true);
-        assert!(in_copies.contains(&avx2_builds.replacen(
-            "all(target_arch = \"x86_64\", target_feature = \"avx2\")",
-            "target_arch = \"x86_64\"",
-            1
-        )));
-        let single = print(true, true);
+        let routine = |cfg: &str| {
+            format!(
+                "{cfg}\n#[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]\n\
+                 #[target_feature(enable = \"avx,avx2\")]\n#[inline]\npub unsafe fn sin_cos_quad_avx2("
+            )
+        };
+        assert!(double.contains(&routine(AVX2_BUILDS)), "{double}");
+        // Only the two-lane routine and its fallback are for every x86-64 build.
+        assert_eq!(double.matches(ANY_X86_64).count(), 2);
+        let in_copies = written(quad, false, true, false);
+        assert!(in_copies.contains(&routine(ANY_X86_64)));
+        let single = written(quad, true, true, false);
         assert!(single.contains("pub fn sin_cos(x: Real) -> (Real, Real)"));
         assert!(single.contains("[sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]"));
         assert!(!single.contains("sin_cos_pair"));

@@ -158,11 +158,13 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
     // What this mechanism's functions build on, then the support code
     // every module carries alike.
     let mut tail = TokenStream::new();
-    let mut support = TokenStream::new();
+    let mut support = String::new();
     if dispatches {
-        let items = crate::render::dispatch::items(lanes);
-        crate::render::math::called(&items, &mut used);
-        support.extend(items);
+        support = crate::render::dispatch::items(lanes)?;
+        // `QuadLanes for BuildLanes` calls the build's `sin_cos_quad`.
+        if lanes.quads {
+            crate::render::math::require("sin_cos_quad", &mut used);
+        }
     }
     let derivatives = op_counts
         .iter()
@@ -200,11 +202,16 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
             op_counts.push(ops);
         }
     }
-    support.extend(crate::render::math::helpers(
+    let helpers = crate::render::math::helpers(
         &used,
         variant.single_precision,
         lanes.quads,
-    )?);
+        variant.fused_multiply_add,
+    )?;
+    if !support.is_empty() && !helpers.is_empty() {
+        support.push('\n');
+    }
+    support.push_str(&helpers);
     let preamble = crate::render::preamble::preamble(&plan.facts, variant)?;
     let head = format_items(quote! {
         #preamble
@@ -213,7 +220,7 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
     let support = if support.is_empty() {
         String::new()
     } else {
-        format!("\n{SUPPORT_DIVIDER}\n\n{}", format_items(support)?)
+        format!("\n{SUPPORT_DIVIDER}\n\n{support}")
     };
     Ok(Rendered {
         body: crate::print::layout::tidy(&format!(
@@ -447,13 +454,27 @@ mod tests {
                 .lines()
                 .skip_while(|l| l.starts_with("//"))
                 .collect::<Vec<_>>();
-            // The divider before the support code is the one line that is
-            // no item's.
-            let body = (body.join("\n") + "\n").replace(&format!("\n{SUPPORT_DIVIDER}\n\n"), "\n");
-            let file = syn::parse_file(&body).expect("the module is valid Rust");
+            // The mechanism's own code is prettyplease's; the support code
+            // after the divider is the support files' text, verbatim.
+            let body = body.join("\n") + "\n";
+            let (own, support) = body
+                .split_once(&format!("\n{SUPPORT_DIVIDER}\n\n"))
+                .expect("the module calls a helper");
+            let file = syn::parse_file(own).expect("the module is valid Rust");
             let whole = crate::print::layout::tidy(&prettyplease::unparse(&file));
             assert!(file.items.len() > 3, "{body}");
-            assert_eq!(whole.trim_start(), body.trim_start(), "{:?}", variant);
+            assert_eq!(whole.trim_start(), own.trim_start(), "{:?}", variant);
+            syn::parse_file(support).expect("the support code is valid Rust");
+            use crate::support::{item, Source};
+            let trigonometry = if variant.single_precision {
+                item(Source::Single, "sin_cos")
+            } else {
+                item(Source::Double, "sin")
+            };
+            assert!(
+                support.contains(&trigonometry.expect("written")),
+                "{support}"
+            );
         }
     }
 

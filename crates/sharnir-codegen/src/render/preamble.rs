@@ -63,7 +63,7 @@ pub(crate) fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, E
     let applied_forces = facts.applied_forces;
     let has_loops = facts.loops.is_some();
     let detachment_items = detachments::items(&facts.detachments)?;
-    let (op_count_doc, fma_field, fma_helper) = if fma {
+    let (op_count_doc, fma_field) = if fma {
         (
             quote! {
                 /// Arithmetic operations of one generated function (subtractions and
@@ -74,7 +74,6 @@ pub(crate) fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, E
                 /// Fused multiply–adds (`libm`'s `fma`).
                 pub fma: u32,
             },
-            fma_helper(variant.single_precision),
         )
     } else {
         (
@@ -82,7 +81,6 @@ pub(crate) fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, E
                 /// Arithmetic operations of one generated function (subtractions and
                 /// negations count as additions).
             },
-            TokenStream::new(),
             TokenStream::new(),
         )
     };
@@ -114,8 +112,6 @@ pub(crate) fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, E
         /// change it to `f32` (or generate with `single_precision = true` in
         /// the spec) for single precision.
         pub type Real = #real;
-
-        #fma_helper
 
         /// Number of position coordinates `q` (larger than `NV` when a
         /// spherical or free joint stores a quaternion).
@@ -313,57 +309,5 @@ fn loop_constants(loops: &LoopFacts) -> TokenStream {
         /// constraint Jacobian's shape, and that of the multipliers' and the
         /// constraints' derivatives.
         pub type ConstraintMatrix = [[Real; NV]; NC];
-    }
-}
-
-/// The FMA instruction on `a`, `b` and `c` (`Real`s, `f32` with
-/// `single_precision`), as the module's `fma` helper and the AVX copies'
-/// lanes (`dispatch.rs`) write it, inside an `unsafe` block of a context
-/// that has `core::arch::x86_64::*` in scope.
-pub(crate) fn fma_instruction(single_precision: bool) -> TokenStream {
-    if single_precision {
-        quote!(_mm_cvtss_f32(_mm_fmadd_ss(
-            _mm_set_ss(a),
-            _mm_set_ss(b),
-            _mm_set_ss(c)
-        )))
-    } else {
-        quote!(_mm_cvtsd_f64(_mm_fmadd_sd(
-            _mm_set_sd(a),
-            _mm_set_sd(b),
-            _mm_set_sd(c)
-        )))
-    }
-}
-
-/// The module's `fma`, every fused operation of a fused twin: the FMA
-/// instruction in x86-64 builds that enable it (`-C target-cpu=native` on
-/// such a machine), `libm`'s `fma` elsewhere (one correctly rounded result
-/// either way). The long functions' AVX copies use the instruction in the
-/// other x86-64 builds too (`dispatch.rs`).
-fn fma_helper(single_precision: bool) -> TokenStream {
-    let instruction = fma_instruction(single_precision);
-    quote! {
-        /// `a · b + c` with one rounding: every fused operation of this
-        /// module, by the FMA instruction where the build enables it and
-        /// through `libm`'s `fma` otherwise (see the module header for when
-        /// that is a single instruction).
-        #[allow(unused_unsafe)]
-        #[inline(always)]
-        fn fma(a: Real, b: Real, c: Real) -> Real {
-            #[cfg(all(target_arch = "x86_64", target_feature = "fma"))]
-            {
-                use core::arch::x86_64::*;
-                // SAFETY: the build enables FMA (the `cfg`); the intrinsics
-                // touch no memory.
-                unsafe {
-                    #instruction
-                }
-            }
-            #[cfg(not(all(target_arch = "x86_64", target_feature = "fma")))]
-            {
-                libm::Libm::<Real>::fma(a, b, c)
-            }
-        }
     }
 }

@@ -1,41 +1,96 @@
-//! The double-precision modules' `sin_cos_pair` and `sin_cos_quad`: the
-//! sines and cosines of two and four angles at once, which the emitter
-//! calls for the `sin_cos` statements in a row (`body.rs`: every angle
-//! that reads no local, the coordinates and their sums, at the top of its
-//! function). `libm`'s scalar `sincos` takes a
-//! quarter (Talos) to not quite half (Panda, Solo12) of a mass matrix's
-//! time; on x86-64, where SSE2 is part of the baseline (so the portable
-//! build has it), `sin_cos_pair` evaluates two angles in the two lanes of
-//! one register, and `sin_cos_quad` four in AVX2's four lanes where the
-//! build enables AVX2 (two `sin_cos_pair` otherwise). The mass matrices get
-//! 10–16 % faster in the portable build, 13–26 % with `-C
-//! target-cpu=native` (`docs/performance.md`, "Where the mass matrix's time
-//! goes"); the recursive Newton–Euler and articulated-body code, which
-//! called `libm` once per joint, up to 1.8 times faster on an AMD EPYC
-//! ("On an AMD EPYC"). Elsewhere both are calls of `libm`.
+//! The `f64` modules' square root, sines and cosines and fused
+//! multiply–add, as they are written at the end of every module that calls
+//! them (`super` cuts the items out of this file; the `f32` twins take
+//! `sqrt`, which is generic over `Real`, from here too). Compiled here, in
+//! tests only, as a module whose `Real` is `f64`, so that rustc, rustfmt
+//! and clippy keep the text the modules carry.
 //!
-//! The arithmetic is that of the branch-free routine of commit `529e97a`
-//! (measured there within 0.77 ulp of 50-digit values), written in SSE2
-//! intrinsics: Cody–Waite reduction by π/2 (`k` rounded by adding
+//! `sin_cos_pair` and `sin_cos_quad` compute the sines and cosines of two
+//! and four angles at once, which the emitter calls for the `sin_cos`
+//! statements in a row (every angle that reads no local, the coordinates
+//! and their sums, at the top of its function). `libm`'s scalar `sincos`
+//! takes a quarter (Talos) to not quite half (Panda, Solo12) of a mass
+//! matrix's time; on x86-64, where SSE2 is part of the baseline (so the
+//! portable build has it), `sin_cos_pair` evaluates two angles in the two
+//! lanes of one register, and `sin_cos_quad` four in AVX2's four lanes
+//! where the build enables AVX2 (two `sin_cos_pair` otherwise), or in the
+//! AVX copies of the long functions (`dispatch.rs`). Elsewhere both are
+//! calls of `libm`.
+//!
+//! The arithmetic: Cody–Waite reduction by π/2 (`k` rounded by adding
 //! 1.5·2⁵², the quadrant read from the sum's low bits; π/2 in a 33-bit
 //! part, so `k π/2` is exact below 2²⁰ quarter turns, and the rest, about
 //! 87 bits, with the subtraction's rounding error kept as a tail); fdlibm's
 //! kernel coefficients (degree 13 and 14 on `[−π/4, π/4]`) by Estrin's
 //! scheme with the tail as a first-order correction; the quadrant applied
-//! by bit masks. Both angles go to `libm` when either is beyond 2²⁰ rad,
-//! infinite, NaN, ±0, below about 10⁻¹⁶² (where `r²` underflows) or so close
-//! to a multiple of π/2 that the reduction cancels (`|r| ≤ 2⁻²⁴ |k|`).
+//! by bit masks. All angles go to `libm` when any is beyond 2²⁰ rad,
+//! infinite, NaN, ±0, below about 10⁻¹⁶² (where `r²` underflows) or so
+//! close to a multiple of π/2 that the reduction cancels (`|r| ≤ 2⁻²⁴ |k|`).
 //! Against `libm` on 10⁷ arguments (uniform up to 2²² rad, every bit
 //! pattern, log-uniform magnitudes, the doubles around multiples of π/2)
-//! its results are `libm`'s or one ulp away (`tests/trigonometry.rs`).
+//! its results are `libm`'s or one ulp away (`tests/trigonometry.rs`). The
+//! four-lane routine's lanes are the two-lane routine's bit for bit (the
+//! same operations, which Rust does not contract into fused
+//! multiply–adds).
+//!
+//! `sin_cos_quad_avx2` and `sin_cos_quad_by_libm` are written here for
+//! every x86-64 build, as the modules whose AVX copies call the AVX2
+//! routine carry them; in the other modules their `cfg` is the builds
+//! that enable AVX2 (`super::double_item`).
 
-/// The routine, after `sin_cos` (which it calls, so a module that calls
-/// this has that too) among the helpers of every `f64` module that calls
-/// it: Rust source parsed into the module's tokens by
-/// `math::helpers` and printed with the rest. It computes in `f64` whatever
-/// `Real` is (a module whose `Real` is edited to `f32` still compiles and
-/// rounds the results).
-pub(crate) const SIN_COS_PAIR: &str = r#"/// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
+mod dispatch;
+#[cfg(test)]
+mod tests;
+
+/// The scalar type of the `f64` modules.
+type Real = f64;
+
+/// The square root of `x`, by `libm` (`core` has none without `std`).
+#[inline(always)]
+fn sqrt(x: Real) -> Real {
+    libm::Libm::<Real>::sqrt(x)
+}
+
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
+}
+
+/// `a · b + c` with one rounding: every fused operation of this module, by
+/// the FMA instruction where the build enables it and through `libm`'s
+/// `fma` otherwise (see the module header for when that is a single
+/// instruction).
+#[allow(unused_unsafe)]
+#[inline(always)]
+fn fma(a: Real, b: Real, c: Real) -> Real {
+    #[cfg(all(target_arch = "x86_64", target_feature = "fma"))]
+    {
+        use core::arch::x86_64::*;
+        // SAFETY: the build enables FMA (the `cfg`); the intrinsics touch no
+        // memory.
+        unsafe { _mm_cvtsd_f64(_mm_fmadd_sd(_mm_set_sd(a), _mm_set_sd(b), _mm_set_sd(c))) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "fma")))]
+    {
+        libm::Libm::<Real>::fma(a, b, c)
+    }
+}
+
+/// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
 /// by the module's `sin_cos` (`libm`; this target has no routine of its
 /// own for two at once).
 /// Public, like the x86-64 routine it stands for, which tests measure.
@@ -166,43 +221,13 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
 }
-"#;
 
-/// The routine for four angles, after `sin_cos_pair` (which it calls where
-/// AVX2 is not enabled, so a module that calls this has that too): the
-/// same arithmetic in the four lanes of AVX2 registers
-/// (`sin_cos_quad_avx2`), which `sin_cos_quad` is in builds that enable
-/// AVX2 (`-C target-cpu=native` on such a machine) and two calls of
-/// `sin_cos_pair` in the others. Lane by lane its results are bit for bit
-/// those of `sin_cos_pair` (the same operations, which Rust does not
-/// contract into fused multiply–adds), or `libm`'s where one of the four
-/// sends them all there.
-///
-/// `in_copies`: the module's AVX copies call `sin_cos_quad_avx2` through
-/// `avx::Avx2` ([`crate::render::dispatch`]), so x86-64 builds without AVX2 have
-/// it too; otherwise only the builds that enable AVX2 do.
-pub(crate) fn sin_cos_quad(in_copies: bool) -> String {
-    let routine_cfg = if in_copies {
-        r#"target_arch = "x86_64""#
-    } else {
-        r#"all(target_arch = "x86_64", target_feature = "avx2")"#
-    };
-    SIN_COS_QUAD.replace("ROUTINE_CFG", routine_cfg)
-}
-
-/// [`sin_cos_quad`]'s text, `ROUTINE_CFG` standing for the builds that
-/// have the AVX2 routine.
-const SIN_COS_QUAD: &str = r#"/// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
+/// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
 /// build does not enable AVX2). Public, like the AVX2 routine it stands
 /// for, which tests measure.
 #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
 #[inline(always)]
-pub fn sin_cos_quad(
-    a: Real,
-    b: Real,
-    c: Real,
-    d: Real,
-) -> [(Real, Real); 4] {
+pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     let (first, second) = sin_cos_pair(a, b);
     let (third, fourth) = sin_cos_pair(c, d);
     [first, second, third, fourth]
@@ -213,12 +238,7 @@ pub fn sin_cos_quad(
 /// tests can hold it to `libm` (`tests/trigonometry.rs`).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[inline(always)]
-pub fn sin_cos_quad(
-    a: Real,
-    b: Real,
-    c: Real,
-    d: Real,
-) -> [(Real, Real); 4] {
+pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     // SAFETY: the build enables AVX2 (the `cfg`).
     unsafe { sin_cos_quad_avx2(a, b, c, d) }
 }
@@ -236,16 +256,11 @@ pub fn sin_cos_quad(
 /// The processor must run AVX2 and the operating system save its
 /// registers (`is_x86_feature_detected!("avx2")`). The intrinsics inside
 /// touch no memory.
-#[cfg(ROUTINE_CFG)]
+#[cfg(target_arch = "x86_64")]
 #[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]
 #[target_feature(enable = "avx,avx2")]
 #[inline]
-pub unsafe fn sin_cos_quad_avx2(
-    a: Real,
-    b: Real,
-    c: Real,
-    d: Real,
-) -> [(Real, Real); 4] {
+pub unsafe fn sin_cos_quad_avx2(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     use core::arch::x86_64::*;
     const BOUND: f64 = 1_048_576.0;
     const FRAC_2_PI: f64 = 0.636_619_772_367_581_4;
@@ -281,10 +296,7 @@ pub unsafe fn sin_cos_quad_avx2(
         let z = _mm256_mul_pd(r, r);
         let fine = _mm256_and_pd(
             _mm256_cmp_pd::<_CMP_LT_OQ>(_mm256_andnot_pd(all(-0.0), x), all(BOUND)),
-            _mm256_cmp_pd::<_CMP_GT_OQ>(
-                z,
-                _mm256_mul_pd(_mm256_mul_pd(k, k), all(CANCELLATION)),
-            ),
+            _mm256_cmp_pd::<_CMP_GT_OQ>(z, _mm256_mul_pd(_mm256_mul_pd(k, k), all(CANCELLATION))),
         );
         if _mm256_movemask_pd(fine) != 15 {
             return sin_cos_quad_by_libm(a, b, c, d);
@@ -337,7 +349,10 @@ pub unsafe fn sin_cos_quad_avx2(
         let odd = _mm256_unpackhi_pd(sine, cosine);
         let low = |v| _mm_cvtsd_f64(v) as Real;
         let high = |v| _mm_cvtsd_f64(_mm_unpackhi_pd(v, v)) as Real;
-        let (ac_low, ac_high) = (_mm256_castpd256_pd128(even), _mm256_extractf128_pd::<1>(even));
+        let (ac_low, ac_high) = (
+            _mm256_castpd256_pd128(even),
+            _mm256_extractf128_pd::<1>(even),
+        );
         let (bd_low, bd_high) = (_mm256_castpd256_pd128(odd), _mm256_extractf128_pd::<1>(odd));
         [
             (low(ac_low), high(ac_low)),
@@ -351,15 +366,9 @@ pub unsafe fn sin_cos_quad_avx2(
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.
-#[cfg(ROUTINE_CFG)]
+#[cfg(target_arch = "x86_64")]
 #[cold]
 #[inline(never)]
-fn sin_cos_quad_by_libm(
-    a: Real,
-    b: Real,
-    c: Real,
-    d: Real,
-) -> [(Real, Real); 4] {
+fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     [sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]
 }
-"#;
