@@ -28,6 +28,9 @@ pub(crate) struct Samples {
     pub(crate) v: Vec<Vec<f64>>,
     pub(crate) a: Vec<Vec<f64>>,
     pub(crate) tau: Vec<Vec<f64>>,
+    /// The column each coordinate's joint force was read from
+    /// (`tau.<name>` or `drive.<name>`), for the report.
+    pub(crate) force_columns: Vec<String>,
     /// How the velocities and accelerations were found, for the report.
     pub(crate) derivatives: &'static str,
 }
@@ -138,19 +141,19 @@ impl Table {
         }
     }
 
-    /// The joint force of every coordinate: its `tau.<name>` column, or
-    /// where the file has none its `drive.<name>` column (the module
-    /// documentation says why); an error names the first coordinate with
-    /// neither.
-    fn forces(&self, names: &[String]) -> miette::Result<Vec<Vec<f64>>> {
+    /// The joint force of every coordinate, with the column it was read
+    /// from: its `tau.<name>` column, or where the file has none its
+    /// `drive.<name>` column (the module documentation says why); an error
+    /// names the first coordinate with neither.
+    fn forces(&self, names: &[String]) -> miette::Result<(Vec<String>, Vec<Vec<f64>>)> {
         names
             .iter()
             .map(|name| {
                 let (tau, drive) = (format!("tau.{name}"), format!("drive.{name}"));
-                self.columns
-                    .get(&tau)
-                    .or_else(|| self.columns.get(&drive))
-                    .cloned()
+                [tau.clone(), drive.clone()]
+                    .into_iter()
+                    .find_map(|column| Some((self.columns.get(&column)?.clone(), column)))
+                    .map(|(values, column)| (column, values))
                     .ok_or_else(|| {
                         miette::miette!(
                             help = format!(
@@ -163,7 +166,8 @@ impl Table {
                         )
                     })
             })
-            .collect()
+            .collect::<miette::Result<Vec<(String, Vec<f64>)>>>()
+            .map(|found| found.into_iter().unzip())
     }
 }
 
@@ -180,7 +184,7 @@ pub(crate) fn read(path: &Path, layout: &Layout, cutoff: Option<f64>) -> miette:
     let mut q = table.required("q", layout.positions)?;
     let mut v = table.group("v", layout.coordinates)?;
     let a = table.group("a", layout.coordinates)?;
-    let mut tau = table.forces(layout.coordinates)?;
+    let (force_columns, mut tau) = table.forces(layout.coordinates)?;
     if table.rows < 5 {
         miette::bail!(
             help = "record many samples along a trajectory that excites every joint",
@@ -236,6 +240,7 @@ pub(crate) fn read(path: &Path, layout: &Layout, cutoff: Option<f64>) -> miette:
         v: rows(&v),
         a: rows(&a),
         tau: rows(&tau),
+        force_columns,
         derivatives,
     })
 }
@@ -414,6 +419,7 @@ mod tests {
         .expect("drive.a is read as the joint force");
         let forces: Vec<f64> = samples.tau.iter().map(|row| row[0]).collect();
         assert_eq!(forces, [10.0, 11.0, 12.0, 13.0, 14.0, 15.0]);
+        assert_eq!(samples.force_columns, ["drive.a"]);
     }
 
     /// With both, `tau.a` is read; with neither, the error names both.
@@ -425,6 +431,7 @@ mod tests {
         .expect("a valid file");
         let forces: Vec<f64> = samples.tau.iter().map(|row| row[0]).collect();
         assert_eq!(forces, [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+        assert_eq!(samples.force_columns, ["tau.a"]);
         let refused = read_one_joint("t,q.a,v.a,a.a,torque.a", |i| format!("{i},{i},1,0,1"));
         let message = refused.err().map(|e| e.to_string()).unwrap_or_default();
         assert!(
