@@ -199,7 +199,10 @@ pub(crate) struct IdentifyArgs {
     pub(crate) spec: PathBuf,
     /// The measurements: a CSV file with a header row `t`, `q.<position>`,
     /// `tau.<coordinate>` and optionally `v.<coordinate>` and
-    /// `a.<coordinate>` (the names of `sharnir sim`'s CSV).
+    /// `a.<coordinate>` (the names of `sharnir sim`'s CSV). A coordinate
+    /// without a `tau.` column takes its `drive.<coordinate>` column as its
+    /// joint force (what `sharnir sim` writes for a prescribed coordinate);
+    /// where both are there, `tau.` is read.
     pub(crate) data: PathBuf,
     /// Which drive parameters are estimated with the bodies': those the
     /// spec declares (`armature`, `damping`, `friction`, even as 0), or

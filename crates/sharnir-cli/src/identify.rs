@@ -51,6 +51,9 @@ struct Identified {
     deviation: Vec<f64>,
     spec_values: Vec<f64>,
     coordinates: Vec<String>,
+    /// The column each coordinate's joint force came from (`tau.<name>`,
+    /// or `drive.<name>` from `sharnir sim` on a prescribed coordinate).
+    force_columns: Vec<String>,
     residual_rms: Vec<f64>,
     condition: f64,
     samples: usize,
@@ -126,6 +129,7 @@ pub(crate) fn run(args: &IdentifyArgs, root: &Path) -> miette::Result<()> {
     let data = args.data.display().to_string();
     let mut identified = solve(&stacked, &names, &mechanism.coordinates, spec_values, &data)?;
     identified.derivatives = samples.derivatives;
+    identified.force_columns = samples.force_columns.clone();
     if let Some(out) = &args.write_spec {
         let facts = plan
             .base_parameters()
@@ -344,6 +348,7 @@ fn solve(
         deviation,
         spec_values,
         coordinates: coordinates.to_vec(),
+        force_columns: coordinates.iter().map(|c| format!("tau.{c}")).collect(),
         residual_rms: per_joint(&weighted.residual),
         condition: top / low,
         samples: m / nv.max(1),
@@ -431,8 +436,8 @@ fn text(spec: &str, data: &str, l: &Identified) -> String {
         );
     }
     let _ = writeln!(out, "\nresidual RMS per joint:");
-    for (name, rms) in l.coordinates.iter().zip(&l.residual_rms) {
-        let _ = writeln!(out, "  tau.{name} {rms:.4e}");
+    for (column, rms) in l.force_columns.iter().zip(&l.residual_rms) {
+        let _ = writeln!(out, "  {column} {rms:.4e}");
     }
     let described: Vec<String> = l
         .weakest

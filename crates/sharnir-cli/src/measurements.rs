@@ -3,6 +3,13 @@
 //! `a.<coordinate>`, checked column by column, with velocities and
 //! accelerations taken by central differences where the file has none.
 //!
+//! A coordinate's joint force is its `tau.<coordinate>` column or, where
+//! the file has none, its `drive.<coordinate>` column: the force a drive
+//! supplies, which `sharnir sim` writes for every coordinate `[motion]`
+//! prescribes, so that a simulated run along an excitation trajectory is
+//! identified as it is written. A file with both for one coordinate is read
+//! at its `tau.` column.
+//!
 //! Differentiation: `ẋᵢ = (xᵢ₊₁ − xᵢ₋₁) / (tᵢ₊₁ − tᵢ₋₁)`, once for `v` from
 //! `q` and once more for `a` from `v`; each pass drops the first and last
 //! sample. With `--cutoff`, the positions (and given velocities) and the
@@ -21,6 +28,9 @@ pub(crate) struct Samples {
     pub(crate) v: Vec<Vec<f64>>,
     pub(crate) a: Vec<Vec<f64>>,
     pub(crate) tau: Vec<Vec<f64>>,
+    /// The column each coordinate's joint force was read from
+    /// (`tau.<name>` or `drive.<name>`), for the report.
+    pub(crate) force_columns: Vec<String>,
     /// How the velocities and accelerations were found, for the report.
     pub(crate) derivatives: &'static str,
 }
@@ -130,6 +140,35 @@ impl Table {
             }
         }
     }
+
+    /// The joint force of every coordinate, with the column it was read
+    /// from: its `tau.<name>` column, or where the file has none its
+    /// `drive.<name>` column (the module documentation says why); an error
+    /// names the first coordinate with neither.
+    fn forces(&self, names: &[String]) -> miette::Result<(Vec<String>, Vec<Vec<f64>>)> {
+        names
+            .iter()
+            .map(|name| {
+                let (tau, drive) = (format!("tau.{name}"), format!("drive.{name}"));
+                [tau.clone(), drive.clone()]
+                    .into_iter()
+                    .find_map(|column| Some((self.columns.get(&column)?.clone(), column)))
+                    .map(|(values, column)| (column, values))
+                    .ok_or_else(|| {
+                        miette::miette!(
+                            help = format!(
+                                "give `tau.<name>` (or `drive.<name>`, as `sharnir sim` writes \
+                                 for a prescribed coordinate) for every one of {}",
+                                names.join(", ")
+                            ),
+                            "{}: no column `{tau}` (nor `{drive}`)",
+                            self.name
+                        )
+                    })
+            })
+            .collect::<miette::Result<Vec<(String, Vec<f64>)>>>()
+            .map(|found| found.into_iter().unzip())
+    }
 }
 
 /// The samples of `path` for a mechanism of this layout, velocities and
@@ -145,7 +184,7 @@ pub(crate) fn read(path: &Path, layout: &Layout, cutoff: Option<f64>) -> miette:
     let mut q = table.required("q", layout.positions)?;
     let mut v = table.group("v", layout.coordinates)?;
     let a = table.group("a", layout.coordinates)?;
-    let mut tau = table.required("tau", layout.coordinates)?;
+    let (force_columns, mut tau) = table.forces(layout.coordinates)?;
     if table.rows < 5 {
         miette::bail!(
             help = "record many samples along a trajectory that excites every joint",
@@ -201,6 +240,7 @@ pub(crate) fn read(path: &Path, layout: &Layout, cutoff: Option<f64>) -> miette:
         v: rows(&v),
         a: rows(&a),
         tau: rows(&tau),
+        force_columns,
         derivatives,
     })
 }
@@ -347,6 +387,57 @@ mod tests {
             .map(|(f, s)| (f - s).abs())
             .fold(0.0, f64::max);
         assert!(worst < 1e-3, "off by {worst}");
+    }
+
+    /// `read` on a file of `header` and six rows of `row(i)` for a
+    /// mechanism of one revolute coordinate `a`.
+    fn read_one_joint(header: &str, row: impl Fn(f64) -> String) -> miette::Result<Samples> {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("log.csv");
+        let mut text = format!("{header}\n");
+        for i in 0..6 {
+            text.push_str(&row(f64::from(i)));
+            text.push('\n');
+        }
+        std::fs::write(&path, text).expect("the file is written");
+        let names = ["a".to_owned()];
+        let layout = Layout {
+            positions: &names,
+            coordinates: &names,
+            quaternions: &[],
+        };
+        read(&path, &layout, None)
+    }
+
+    /// A file with `drive.a` and no `tau.a` (`sharnir sim` on a prescribed
+    /// coordinate) gives its drive forces as the joint forces.
+    #[test]
+    fn drive_columns_are_the_joint_forces_where_there_is_no_tau() {
+        let samples = read_one_joint("t,q.a,v.a,a.a,drive.a", |i| {
+            format!("{i},{i},1,0,{}", 10.0 + i)
+        })
+        .expect("drive.a is read as the joint force");
+        let forces: Vec<f64> = samples.tau.iter().map(|row| row[0]).collect();
+        assert_eq!(forces, [10.0, 11.0, 12.0, 13.0, 14.0, 15.0]);
+        assert_eq!(samples.force_columns, ["drive.a"]);
+    }
+
+    /// With both, `tau.a` is read; with neither, the error names both.
+    #[test]
+    fn tau_wins_over_drive_and_neither_is_refused() {
+        let samples = read_one_joint("t,q.a,v.a,a.a,drive.a,tau.a", |i| {
+            format!("{i},{i},1,0,-1,{i}")
+        })
+        .expect("a valid file");
+        let forces: Vec<f64> = samples.tau.iter().map(|row| row[0]).collect();
+        assert_eq!(forces, [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+        assert_eq!(samples.force_columns, ["tau.a"]);
+        let refused = read_one_joint("t,q.a,v.a,a.a,torque.a", |i| format!("{i},{i},1,0,1"));
+        let message = refused.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(
+            message.ends_with("no column `tau.a` (nor `drive.a`)"),
+            "{message}"
+        );
     }
 
     #[test]

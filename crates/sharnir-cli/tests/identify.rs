@@ -14,10 +14,13 @@
 //! is made physically consistent along what the data do not determine, and
 //! flags what cannot be; a URDF and an unwritable path are refused.
 
+mod support;
+
 use sharnir_codegen::{plan, Plan, PlanOptions};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 use std::fmt::Write as _;
 use std::process::{Command, Output};
+use support::Normal;
 
 /// Two revolute joints and a prismatic one, each with a drive.
 const ARM: &str = r#"
@@ -155,25 +158,6 @@ fn csv(plan: &Plan, n: usize, noise: [f64; 3], seed: u64) -> String {
         text.push('\n');
     }
     text
-}
-
-/// Standard normal numbers by Box–Muller on SplitMix64.
-struct Normal(u64);
-
-impl Normal {
-    fn uniform(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        ((z >> 11) as f64 + 0.5) / (1u64 << 53) as f64
-    }
-
-    fn next(&mut self) -> f64 {
-        let (u, v) = (self.uniform(), self.uniform());
-        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
-    }
 }
 
 /// `sharnir identify` on the arm and `data`, with `extra` arguments.

@@ -212,10 +212,10 @@ fn header(identified: &Identified, data: &str, recovered: &standard::Recovered) 
         identified.samples, identified.derivatives, recovered.mismatch
     );
     let residuals: Vec<String> = identified
-        .coordinates
+        .force_columns
         .iter()
         .zip(&identified.residual_rms)
-        .map(|(name, rms)| format!("tau.{name} {rms:.4e}"))
+        .map(|(column, rms)| format!("{column} {rms:.4e}"))
         .collect();
     let _ = writeln!(out, "# Residual RMS per joint: {}.", residuals.join(", "));
     let _ = writeln!(
