@@ -17,6 +17,7 @@
 
 use crate::drives::Drives;
 use crate::geometry::Frame;
+pub use crate::spec_tree::Sampling;
 use crate::spec_tree::{Slots, SpecTree};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -53,17 +54,6 @@ pub fn load_spec(stem: &str) -> sharnir_spec::Spec {
         text,
     };
     sharnir_spec::parse(source).unwrap_or_else(|e| panic!("{e:?}"))
-}
-
-/// How a position coordinate is drawn for random states.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sampling {
-    /// An angle, in ±π.
-    Angle,
-    /// A translation, in ±0.5 m.
-    Slide,
-    /// One component of a unit quaternion; four in a row are drawn together.
-    Quaternion,
 }
 
 /// A bundled mechanism and the numeric tree equivalent to it at the spec's

@@ -28,7 +28,6 @@
 use crate::geometry::{
     add, evaluate, mat_mul, mat_vec, placement, scale, sub, transpose, Frame, Mat3, Vec3,
 };
-use crate::oracle::Sampling;
 use sharnir_numeric::{Body, Coupling, JointKind as Primitive, Tree};
 use sharnir_spec::{JointKind, Spec};
 use std::collections::BTreeMap;
@@ -51,6 +50,17 @@ pub struct Slots {
     pub velocity: usize,
     /// Its number of velocity coordinates.
     pub nv: usize,
+}
+
+/// How a position coordinate is drawn for random states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sampling {
+    /// An angle, in ±π.
+    Angle,
+    /// A translation, in ±0.5 m.
+    Slide,
+    /// One component of a unit quaternion; four in a row are drawn together.
+    Quaternion,
 }
 
 /// A spec as a numeric tree at its parameters' values, with what the oracle

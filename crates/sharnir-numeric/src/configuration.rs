@@ -8,9 +8,10 @@
 
 use crate::error::TreeError;
 use crate::joint::{self, coordinates};
+use crate::joint_kind::JointKind;
 use crate::linalg;
 use crate::quaternion;
-use crate::tree::{Body, JointKind, Tree};
+use crate::tree::{Body, Tree};
 
 impl Tree {
     /// The time derivative `q̇` (length [`Tree::nq`]) of the configuration

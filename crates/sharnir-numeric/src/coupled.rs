@@ -13,8 +13,9 @@
 //! power), computed here with the full tree's own algorithms.
 
 use crate::error::TreeError;
+use crate::joint_kind::JointKind;
 use crate::kinematics::Pose;
-use crate::tree::{JointKind, Tree};
+use crate::tree::Tree;
 
 /// One follower joint driven by a leader joint, both revolute or prismatic:
 /// `q_follower = multiplier · q_leader + offset` (radians or metres), hence

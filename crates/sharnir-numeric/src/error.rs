@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::tree::JointKind;
+use crate::joint_kind::JointKind;
 
 /// Why an algorithm refused its inputs.
 ///

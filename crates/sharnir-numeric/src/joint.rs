@@ -2,10 +2,11 @@
 //! and which spatial motions its joint velocity coordinates produce.
 
 use crate::joint_array::JointArray;
+use crate::joint_kind::JointKind;
 use crate::linalg::{self, Mat3, Vec3};
 use crate::quaternion::{self, Quaternion};
 use crate::spatial::{Force, Motion, RigidInertia, Transform};
-use crate::tree::{Body, JointKind};
+use crate::tree::Body;
 
 /// The first `N` entries of a joint's chunk of a joint-space vector.
 ///

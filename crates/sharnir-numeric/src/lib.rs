@@ -45,6 +45,7 @@ mod energy;
 mod error;
 mod joint;
 mod joint_array;
+mod joint_kind;
 mod kinematics;
 mod linalg;
 mod quaternion;
@@ -54,5 +55,6 @@ mod tree;
 
 pub use coupled::{CoupledTree, Coupling};
 pub use error::TreeError;
+pub use joint_kind::JointKind;
 pub use kinematics::{BodyVelocity, Pose};
-pub use tree::{Body, JointKind, Tree};
+pub use tree::{Body, Tree};

@@ -47,6 +47,8 @@ mod progress;
 #[cfg(feature = "output")]
 mod release;
 #[cfg(feature = "output")]
+mod report;
+#[cfg(feature = "output")]
 mod run;
 #[cfg(feature = "summary")]
 pub mod summary;
