@@ -195,16 +195,7 @@ fn identify(data: &str) -> serde_json::Value {
 fn estimates(report: &serde_json::Value) -> Vec<(String, f64, f64)> {
     let condition = report["condition_number"].as_f64().expect("a number");
     assert!(condition < 1e3, "condition number {condition}");
-    report["base_parameters"]
-        .as_array()
-        .expect("parameters")
-        .iter()
-        .map(|p| {
-            let number = |key: &str| p[key].as_f64().expect("a number");
-            let name = p["name"].as_str().expect("a name").to_owned();
-            (name, number("estimate"), number("deviation"))
-        })
-        .collect()
+    support::estimates(report)
 }
 
 /// The largest magnitude of the true base parameters.

@@ -180,16 +180,7 @@ fn estimates(output: &Output) -> Vec<(String, f64, f64)> {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     let value: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
-    value["base_parameters"]
-        .as_array()
-        .expect("parameters")
-        .iter()
-        .map(|p| {
-            let number = |key: &str| p[key].as_f64().expect("a number");
-            let name = p["name"].as_str().expect("a name").to_owned();
-            (name, number("estimate"), number("deviation"))
-        })
-        .collect()
+    support::estimates(&value)
 }
 
 /// The module's own base parameters, by name.

@@ -1,5 +1,5 @@
 //! What the identification tests share: seeded Gaussian noise, the same
-//! numbers on every machine.
+//! numbers on every machine, and the estimates of a `--json` report.
 
 /// Standard normal numbers by Box–Muller on SplitMix64.
 pub struct Normal(pub u64);
@@ -19,4 +19,18 @@ impl Normal {
         let (u, v) = (self.uniform(), self.uniform());
         (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
     }
+}
+
+/// The estimates and deviations of `identify --json`'s report, by name.
+pub fn estimates(report: &serde_json::Value) -> Vec<(String, f64, f64)> {
+    report["base_parameters"]
+        .as_array()
+        .expect("parameters")
+        .iter()
+        .map(|p| {
+            let number = |key: &str| p[key].as_f64().expect("a number");
+            let name = p["name"].as_str().expect("a name").to_owned();
+            (name, number("estimate"), number("deviation"))
+        })
+        .collect()
 }

@@ -80,7 +80,7 @@ pub struct Joint {
     /// joint (URDF's `<mimic>`, a gear or a symmetric gripper).
     pub mimic: Option<Mimic>,
     /// When set, the joint lets go during a simulation: a latch that
-    /// releases, a payload that separates (see [`Spec::release`]).
+    /// releases, a payload that separates (see [`crate::Spec::release`]).
     pub detach: Option<Detach>,
 }
 
