@@ -1,10 +1,11 @@
-// Pinocchio against sharnir's generated code: RNEA, CRBA, ABA and the
+// Pinocchio against sharnir's generated code: RNEA, CRBA, ABA, the
 // derivatives (computeRNEADerivatives, computeABADerivatives,
 // computeMinverse; and sharnir's forward differences of its own inverse and
-// forward dynamics) on UR5, Panda, KUKA iiwa, Solo12 (free flyer) and Talos
-// (free flyer). Built and run by run.sh; see README.md. Usage: harness
-// <models dir> [batches], where the directory holds export_models.py's
-// <robot>.txt.
+// forward dynamics) and the regressors (computeJointTorqueRegressor against
+// standard_regressor and the minimal regressor, regressor.hpp) on UR5,
+// Panda, KUKA iiwa, Solo12 (free flyer) and Talos (free flyer). Built and run
+// by run.sh; see README.md. Usage: harness <models dir> [batches], where the
+// directory holds export_models.py's <robot>.txt and <robot>_bodies.txt.
 //
 // For each robot: rebuild Pinocchio's model (as Pinocchio's URDF parser
 // made it from tests/fixtures, exported by export_models.py), map sharnir's coordinates
