@@ -1,10 +1,11 @@
-// Pinocchio against sharnir's generated code: RNEA, CRBA, ABA and the
+// Pinocchio against sharnir's generated code: RNEA, CRBA, ABA, the
 // derivatives (computeRNEADerivatives, computeABADerivatives,
 // computeMinverse; and sharnir's forward differences of its own inverse and
-// forward dynamics) on UR5, Panda, KUKA iiwa, Solo12 (free flyer) and Talos
-// (free flyer). Built and run by run.sh; see README.md. Usage: harness
-// <models dir> [batches], where the directory holds export_models.py's
-// <robot>.txt.
+// forward dynamics) and the regressors (computeJointTorqueRegressor against
+// standard_regressor and the minimal regressor, regressor.hpp) on UR5,
+// Panda, KUKA iiwa, Solo12 (free flyer) and Talos (free flyer). Built and run
+// by run.sh; see README.md. Usage: harness <models dir> [batches], where the
+// directory holds export_models.py's <robot>.txt and <robot>_bodies.txt.
 //
 // For each robot: rebuild Pinocchio's model (as Pinocchio's URDF parser
 // made it from tests/fixtures, exported by export_models.py), map sharnir's coordinates
@@ -127,11 +128,6 @@ struct Sharnir {
         }                                                                                  \
   }
 
-struct Robot {
-  const char *name;
-  Sharnir s;
-};
-
 // export_models.py's text: joints with their parents, placements and
 // inertias, added in Pinocchio's order (so the model is Pinocchio's own).
 static pin::Model load_model(const std::string &path) {
@@ -248,6 +244,14 @@ static double rel_err(const double *a, const double *b, size_t n) {
   return d / m;
 }
 
+#include "regressor.hpp"
+
+struct Robot {
+  const char *name;
+  Sharnir s;
+  SharnirRegressor g;
+};
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: %s <models dir> [batches]\n", argv[0]);
@@ -261,18 +265,18 @@ int main(int argc, char **argv) {
   // relative; a wrong step (axis, frame, sign) gives errors of order 1.
   const double difference_tolerance = 1e-4;
   Robot robots[] = {
-      {"ur5", SHARNIR(ur5, 6)},
-      {"panda", SHARNIR(panda, 7)},
-      {"iiwa", SHARNIR(iiwa, 7)},
-      {"solo12", SHARNIR(solo12, 18)},
-      {"talos", SHARNIR(talos, 38)},
+      {"ur5", SHARNIR(ur5, 6), SHARNIR_REGRESSOR(ur5, 6, 6, 12, 48)},
+      {"panda", SHARNIR(panda, 7), SHARNIR_REGRESSOR(panda, 7, 7, 14, 57)},
+      {"iiwa", SHARNIR(iiwa, 7), SHARNIR_REGRESSOR(iiwa, 7, 7, 7, 50)},
+      {"solo12", SHARNIR(solo12, 18), SHARNIR_REGRESSOR(solo12, 18, 13, 24, 118)},
+      {"talos", SHARNIR(talos, 38), SHARNIR_REGRESSOR(talos, 38, 33, 64, 298)},
   };
   std::printf("| robot | nv | algorithm | Pinocchio (ns) | sharnir (ns) | Pinocchio / sharnir "
               "| agreement |\n|---|---:|---|---:|---:|---:|---:|\n");
   std::fflush(stdout);
   bool refused = false;
-  // The derivatives' table, printed after the first one.
-  std::string derivative_rows;
+  // The derivatives' and the regressors' tables, printed after the first one.
+  std::string derivative_rows, regressor_rows;
   for (const Robot &r : robots) {
     const pin::Model model = load_model(models + "/" + r.name + ".txt");
     pin::Data data(model);
@@ -557,11 +561,18 @@ int main(int argc, char **argv) {
           sink = d[nv - 1];
         },
         [](int) {}, false);
+
+    // The regressors (regressor.hpp): checked, then timed the same way.
+    if (!regressor_case(r.name, r.g, model, data, models + "/" + r.name + "_bodies.txt", vi,
+                        RegressorStates{Q, V, A, T, Qs, Vs, As, Ts}, batches, sweep,
+                        regressor_rows))
+      refused = true;
   }
   std::printf("\n| robot | nv | derivatives: Pinocchio / sharnir | Pinocchio (ns) | sharnir (ns) "
               "| Pinocchio / sharnir | sharnir's forward differences (ns) | differences / "
               "sharnir | agreement | differences' agreement |\n"
               "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n%s",
               derivative_rows.c_str());
+  print_regressor_table(regressor_rows);
   return refused ? 1 : 0;
 }

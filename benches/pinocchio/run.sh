@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # sharnir's generated dynamics against Pinocchio 4.1.0 (RNEA, CRBA, ABA,
-# computeRNEADerivatives, computeABADerivatives, computeMinverse; and
-# sharnir's forward differences of its own dynamics) on UR5, Panda, KUKA
+# computeRNEADerivatives, computeABADerivatives, computeMinverse,
+# computeJointTorqueRegressor; and sharnir's forward differences of its own
+# dynamics) on UR5, Panda, KUKA
 # iiwa, Solo12 and Talos, with the time of generating Talos and of compiling
 # the modules. Opt-in, not part of CI; see README.md.
 #

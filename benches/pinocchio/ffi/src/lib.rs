@@ -24,6 +24,9 @@
 //!   `inverse_dynamics_with` / `forward_dynamics_with` (`2 nv + 1` calls; see
 //!   [`differences`]), what a user without the emitted derivatives would
 //!   write.
+//! - the standard and minimal regressors, the base parameters and the body
+//!   names ([`regressor`]), timed against Pinocchio's
+//!   `computeJointTorqueRegressor`.
 //!
 //! The results are returned by value, as C structs of doubles
 //! ([`Doubles`], [`Matrix`]): the C ABI then passes the caller's buffer as
@@ -63,6 +66,8 @@ mod iiwa;
 #[path = "gen/talos.rs"]
 #[allow(missing_docs, dead_code)]
 mod talos;
+
+pub mod regressor;
 
 /// A name as a pointer and a length, or null for an index out of range.
 ///
