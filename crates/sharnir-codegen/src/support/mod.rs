@@ -59,6 +59,7 @@ impl Source {
             [OnceLock::new(), OnceLock::new(), OnceLock::new()];
         ITEMS[self as usize].get_or_init(|| {
             chunks(self.text())
+                .into_iter()
                 .map(|chunk| (name(chunk), chunk))
                 .collect()
         })
@@ -86,7 +87,7 @@ pub(crate) fn item(source: Source, name: &str) -> Result<String, EmitError> {
 
 /// The top-level pieces of `text`: split before every line that follows a
 /// blank line and starts in the first column.
-fn chunks(text: &str) -> impl Iterator<Item = &str> {
+fn chunks(text: &str) -> Vec<&str> {
     let mut starts = vec![0];
     starts.extend(text.match_indices("\n\n").filter_map(|(at, _)| {
         let next = at + 2;
@@ -95,10 +96,10 @@ fn chunks(text: &str) -> impl Iterator<Item = &str> {
             .then_some(next)
     }));
     starts.push(text.len());
-    let bounds: Vec<(usize, usize)> = starts.windows(2).map(|w| (w[0], w[1])).collect();
-    bounds
-        .into_iter()
-        .map(move |(from, to)| text[from..to].trim_matches('\n'))
+    starts
+        .windows(2)
+        .map(|w| text[w[0]..w[1]].trim_matches('\n'))
+        .collect()
 }
 
 /// The name [`item`] finds a piece by; `None` for the scaffolding (the
