@@ -200,3 +200,41 @@ fn arms_with_a_drive_on_every_joint() {
     }
     eprintln!("base parameters with drives: {counts:?}");
 }
+
+/// The compiled `base_inverse_dynamics` of the PUMA 560 with every
+/// inertial parameter symbolic (Khalil's customised Newton–Euler): at
+/// `β = base_parameters(p)` it is `inverse_dynamics` (to 1e-12 of the
+/// largest joint force); at a `β` that no body has (every base parameter
+/// moved), `regressor · β`, so that an identified `β` is used as it is;
+/// and it costs fewer multiplications than `regressor · β` does.
+#[test]
+fn puma560_inverse_dynamics_in_the_base_parameters() {
+    use sharnir_generated::puma560_symbolic as puma;
+    let p = puma::Params::default();
+    let beta = puma::base_parameters(&p);
+    let oracle = Oracle::for_parsed_spec(&load_spec("puma560_symbolic"));
+    let mut states = States::seeded(31);
+    for k in 0..8 {
+        let (q, qd, qdd) = states.next::<{ puma::NQ }, { puma::NV }>(&oracle.sampling);
+        let tau = puma::inverse_dynamics(&p, &q, &qd, &qdd);
+        let in_base = puma::base_inverse_dynamics(&p, &beta, &q, &qd, &qdd);
+        let error = relative_error(&in_base, &tau);
+        assert!(error < 1e-12, "state {k}: off by {error:e}");
+        let moved: [f64; puma::NBP] =
+            std::array::from_fn(|j| beta[j] * (1.0 + 0.1 * j as f64) + 0.01 * k as f64);
+        let regressor = puma::regressor(&p, &q, &qd, &qdd);
+        let product: Vec<f64> = regressor
+            .iter()
+            .map(|row| row.iter().zip(&moved).map(|(y, b)| y * b).sum())
+            .collect();
+        let in_base = puma::base_inverse_dynamics(&p, &moved, &q, &qd, &qdd);
+        let error = relative_error(&in_base, &product);
+        assert!(error < 1e-12, "state {k}, moved β: off by {error:e}");
+    }
+    let by_regressor = puma::OPS_REGRESSOR.mul as usize + puma::NV * puma::NBP;
+    assert!(
+        (puma::OPS_BASE_INVERSE_DYNAMICS.mul as usize) < by_regressor,
+        "{:?} against {by_regressor} multiplications",
+        puma::OPS_BASE_INVERSE_DYNAMICS
+    );
+}

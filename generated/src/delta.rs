@@ -126,6 +126,7 @@
 //! | `standard_regressor` | 343 | 253 | 0 | 0 | 11 | 11 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `regressor` | 306 | 221 | 0 | 0 | 11 | 11 |
+//! | `base_inverse_dynamics` | 310 | 229 | 0 | 0 | 11 | 11 |
 //! | `linearization` | 1738 | 949 | 14 | 0 | 11 | 11 |
 //! | `constrained_forward_dynamics` | 3647 | 3247 | 297 | 19 | 33 | 33 |
 //! | `cut_joint_reactions` | 3737 | 3293 | 297 | 19 | 40 | 40 |
@@ -12365,6 +12366,264 @@ fn regressor_with_body(
             t154,
             -t90,
         ],
+    ]
+}
+
+/// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 310, add: 229, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
+/// The joint forces written in the base parameters: `Y_b β` for the given `beta`
+/// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
+/// in fewer operations than `regressor` times `beta`. At `beta = base_parameters(p)`
+/// it is `inverse_dynamics` (of the tree for a mechanism with
+/// loops); with an identified `beta`, the identified model's. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_inverse_dynamics_with`]; its cost is [`OPS_BASE_INVERSE_DYNAMICS`].
+pub fn base_inverse_dynamics(
+    p: &Params,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with(&p.derived(), beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn base_inverse_dynamics_with(
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { base_inverse_dynamics_with_avx(avx2, d, beta, q, qd, qdd) };
+    }
+    base_inverse_dynamics_with_body(BuildLanes, d, beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn base_inverse_dynamics_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with_body(avx2, d, beta, q, qd, qdd)
+}
+
+/// The statements of [`base_inverse_dynamics_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn base_inverse_dynamics_with_body(
+    lanes: impl QuadLanes,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let t2 = p.g * s_q1;
+    let t3 = p.g * c_q1;
+    let t4 = p.g * s_q2;
+    let t5 = p.g * c_q2;
+    let t6 = -t0 - p.la * qd[0] * qd[0];
+    let t7 = t1 - p.la * qdd[0];
+    let t8 = c_q3 * t6 - s_q3 * t7;
+    let t9 = s_q3 * t6 + c_q3 * t7;
+    let t10 = qd[0] + qd[3];
+    let t11 = qdd[0] + qdd[3];
+    let t12 = s_q4 * t11;
+    let t13 = c_q4 * t11;
+    let t14 = c_q4 * t8;
+    let t15 = s_q4 * t8;
+    let t16 = c_q4 * t10;
+    let t17 = qd[4] * t16;
+    let t18 = s_q4 * t10;
+    let t19 = qd[4] * t18;
+    let t20 = t12 + t17;
+    let t21 = t13 - t19;
+    let t22 = -t2 - p.la * qd[1] * qd[1];
+    let t23 = t3 - p.la * qdd[1];
+    let t24 = c_q5 * t22 - s_q5 * t23;
+    let t25 = s_q5 * t22 + c_q5 * t23;
+    let t26 = qd[1] + qd[5];
+    let t27 = qdd[1] + qdd[5];
+    let t28 = s_q6 * t27;
+    let t29 = c_q6 * t27;
+    let t30 = c_q6 * t26;
+    let t31 = qd[6] * t30;
+    let t32 = s_q6 * t26;
+    let t33 = qd[6] * t32;
+    let t34 = t28 + t31;
+    let t35 = t29 - t33;
+    let t36 = -t4 - p.la * qd[2] * qd[2];
+    let t37 = t5 - p.la * qdd[2];
+    let t38 = c_q7 * t36 - s_q7 * t37;
+    let t39 = s_q7 * t36 + c_q7 * t37;
+    let t40 = qd[2] + qd[7];
+    let t41 = qdd[2] + qdd[7];
+    let t42 = s_q8 * t41;
+    let t43 = c_q8 * t41;
+    let t44 = c_q8 * t40;
+    let t45 = qd[8] * t44;
+    let t46 = s_q8 * t40;
+    let t47 = qd[8] * t46;
+    let t48 = t42 + t45;
+    let t49 = t43 - t47;
+    let t50 = c_q9 * t18 + s_q9 * t16;
+    let t51 = c_q9 * t16 - s_q9 * t18;
+    let t52 = qd[4] + qd[9];
+    let t53 = qdd[4] + qdd[9];
+    let t54 = qd[9] * t51 + c_q9 * t20 + s_q9 * t21;
+    let t55 = c_q10 * t50 - s_q10 * t52;
+    let t56 = s_q10 * t50 + c_q10 * t52;
+    let t57 = qd[10] + t51;
+    let t58 = c_q9 * t21 + qdd[10] - s_q9 * t20 - qd[9] * t50;
+    let t59 = c_q10 * t54 - s_q10 * t53 - qd[10] * t56;
+    let t60 = qd[10] * t55 + s_q10 * t54 + c_q10 * t53;
+    let t61 = qd[4] * qd[4];
+    let t62 = t16 * t18;
+    let t63 = t16 * t16 + t61;
+    let t64 = qdd[4] + t62;
+    let t65 = 2.0 * t19 - t13;
+    let t66 = qd[6] * qd[6];
+    let t67 = t30 * t32;
+    let t68 = qd[8] * qd[8];
+    let t69 = t44 * t46;
+    let t70 = t14 - p.lb * t63;
+    let t71 = p.lb * t64 - t15;
+    let t72 = t9 + p.lb * t65;
+    let t73 = c_q9 * t70 + s_q9 * t71;
+    let t74 = c_q9 * t71 - s_q9 * t70;
+    let t75 = t50 * t51;
+    let t76 = t51 * t52;
+    let t77 = t57 * t57;
+    let t78 = t55 * t56;
+    let t79 = t18 * beta[13] + t16 * beta[14] + qd[4] * beta[15];
+    let t80 = t18 * beta[14] + qd[4] * beta[16];
+    let t81 = t18 * beta[15] + t16 * beta[16] + qd[4] * beta[17];
+    let t82 = t32 * beta[22] + t30 * beta[23] + qd[6] * beta[24];
+    let t83 = t32 * beta[23] + qd[6] * beta[25];
+    let t84 = t32 * beta[24] + t30 * beta[25] + qd[6] * beta[26];
+    let t85 = t46 * beta[31] + t44 * beta[32] + qd[8] * beta[33];
+    let t86 = t46 * beta[32] + qd[8] * beta[34];
+    let t87 = t46 * beta[33] + t44 * beta[34] + qd[8] * beta[35];
+    let t88 = t50 * t52;
+    let t89 = t57 * beta[41] + t56 * beta[43];
+    let t90 = t55 * beta[41] + t57 * beta[42] + t56 * beta[44];
+    let t91 = t55 * beta[43] + t57 * beta[44] + t56 * beta[45];
+    let t92 = t41 * beta[28] + t38 * beta[27]
+        + s_q8
+            * (t48 * beta[31] + t49 * beta[32] + qdd[8] * beta[33] + t44 * t87
+                + t39 * beta[30] - qd[8] * t86)
+        + c_q8
+            * (t48 * beta[32] + qdd[8] * beta[34] + qd[8] * t85 - t46 * t87
+                - t39 * beta[29]);
+    let t93 = t27 * beta[19] + t24 * beta[18]
+        + s_q6
+            * (t34 * beta[22] + t35 * beta[23] + qdd[6] * beta[24] + t30 * t84
+                + t25 * beta[21] - qd[6] * t83)
+        + c_q6
+            * (t34 * beta[23] + qdd[6] * beta[25] + qd[6] * t82 - t32 * t84
+                - t25 * beta[20]);
+    let t94 = (t58 + t78) * beta[40] - (t77 + t56 * t56) * beta[39];
+    let t95 = (t78 - t58) * beta[39] - (t55 * t55 + t77) * beta[40];
+    let t96 = t58 * beta[41] + t60 * beta[43] + t57 * t91 - t56 * t90 - t74 * beta[40];
+    let t97 = t59 * beta[41] + t58 * beta[42] + t60 * beta[44] + t56 * t89
+        + (c_q10 * t73 - s_q10 * t72) * beta[40] - (s_q10 * t73 + c_q10 * t72) * beta[39]
+        - t55 * t91;
+    let t98 = t59 * beta[43] + t58 * beta[44] + t60 * beta[45] + t55 * t90
+        + t74 * beta[39] - t57 * t89;
+    let t99 = (t75 - t53) * beta[36] + c_q10 * t94 + s_q10 * t95;
+    let t100 = (t60 + t55 * t57) * beta[39] + (t56 * t57 - t59) * beta[40]
+        - (t50 * t50 + t52 * t52) * beta[36];
+    let t101 = c_q10 * t95 + (t54 + t76) * beta[36] - s_q10 * t94;
+    let t102 = t54 * beta[37] + t76 * beta[38] + t72 * beta[36] + c_q10 * t96
+        + s_q10 * t98;
+    let t103 = t97 + t88 * (beta[37] - beta[38]);
+    let t104 = c_q10 * t98 + t53 * beta[38] - t73 * beta[36] - s_q10 * t96
+        - t75 * beta[37];
+    let t105 = s_q9 * t99 + c_q9 * t100;
+    let t106 = t11 * beta[10] + t8 * beta[9]
+        + s_q4
+            * (t20 * beta[13] + t21 * beta[14] + qdd[4] * beta[15] + t16 * t81
+                + t9 * beta[12] + c_q9 * t102 - qd[4] * t80 - s_q9 * t103)
+        + c_q4
+            * (t20 * beta[14] + qdd[4] * beta[16] + qd[4] * t79 + s_q9 * t102
+                + c_q9 * t103 - t18 * t81 - t9 * beta[11] - p.lb * t101);
+    [
+        qdd[0] * beta[2] + t106 - t0 * beta[1] - t1 * beta[0]
+            - p.la
+                * (c_q3
+                    * (t65 * beta[11] + (t12 + 2.0 * t17) * beta[12] + t101
+                        - t10 * t10 * beta[9])
+                    - s_q3
+                        * (t11 * beta[9]
+                            + c_q4
+                                * ((t62 - qdd[4]) * beta[12] + c_q9 * t99 - t63 * beta[11]
+                                    - s_q9 * t100)
+                            - s_q4
+                                * (t64 * beta[11] + t105 - (t18 * t18 + t61) * beta[12]))),
+        qdd[1] * beta[5] + t93 - t2 * beta[4] - t3 * beta[3]
+            - p.la
+                * (c_q5
+                    * ((2.0 * t33 - t29) * beta[20] + (t28 + 2.0 * t31) * beta[21]
+                        - t26 * t26 * beta[18])
+                    - s_q5
+                        * (t27 * beta[18]
+                            + c_q6
+                                * ((t67 - qdd[6]) * beta[21] - (t30 * t30 + t66) * beta[20])
+                            - s_q6
+                                * ((qdd[6] + t67) * beta[20]
+                                    - (t32 * t32 + t66) * beta[21]))),
+        qdd[2] * beta[8] + t92 - t4 * beta[7] - t5 * beta[6]
+            - p.la
+                * (c_q7
+                    * ((2.0 * t47 - t43) * beta[29] + (t42 + 2.0 * t45) * beta[30]
+                        - t40 * t40 * beta[27])
+                    - s_q7
+                        * (t41 * beta[27]
+                            + c_q8
+                                * ((t69 - qdd[8]) * beta[30] - (t44 * t44 + t68) * beta[29])
+                            - s_q8
+                                * ((qdd[8] + t69) * beta[29]
+                                    - (t46 * t46 + t68) * beta[30]))),
+        t106,
+        t20 * beta[15] + t21 * beta[16] + qdd[4] * beta[17] + t18 * t80 + t104
+            + p.lb * t105 - t16 * t79 - t15 * beta[11] - t14 * beta[12],
+        t93,
+        t34 * beta[24] + t35 * beta[25] + qdd[6] * beta[26] + t32 * t83 - t30 * t82
+            - t24 * (s_q6 * beta[20] + c_q6 * beta[21]),
+        t92,
+        t48 * beta[33] + t49 * beta[34] + qdd[8] * beta[35] + t46 * t86 - t44 * t85
+            - t38 * (s_q8 * beta[29] + c_q8 * beta[30]),
+        t104,
+        t97,
     ]
 }
 

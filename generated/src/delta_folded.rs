@@ -126,6 +126,7 @@
 //! | `standard_regressor` | 345 | 237 | 0 | 0 | 11 | 11 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `regressor` | 307 | 210 | 0 | 0 | 11 | 11 |
+//! | `base_inverse_dynamics` | 313 | 226 | 0 | 0 | 11 | 11 |
 //! | `linearization` | 1753 | 882 | 16 | 0 | 11 | 11 |
 //! | `constrained_forward_dynamics` | 3780 | 3233 | 297 | 19 | 33 | 33 |
 //! | `cut_joint_reactions` | 3870 | 3279 | 297 | 19 | 40 | 40 |
@@ -11874,6 +11875,257 @@ fn regressor_with_body(
             t148,
             -t69,
         ],
+    ]
+}
+
+/// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 313, add: 226, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+
+/// The joint forces written in the base parameters: `Y_b β` for the given `beta`
+/// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
+/// in fewer operations than `regressor` times `beta`. At `beta = base_parameters(p)`
+/// it is `inverse_dynamics` (of the tree for a mechanism with
+/// loops); with an identified `beta`, the identified model's. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_inverse_dynamics_with`]; its cost is [`OPS_BASE_INVERSE_DYNAMICS`].
+pub fn base_inverse_dynamics(
+    p: &Params,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with(&p.derived(), beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn base_inverse_dynamics_with(
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { base_inverse_dynamics_with_avx(avx2, d, beta, q, qd, qdd) };
+    }
+    base_inverse_dynamics_with_body(BuildLanes, d, beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn base_inverse_dynamics_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with_body(avx2, d, beta, q, qd, qdd)
+}
+
+/// The statements of [`base_inverse_dynamics_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn base_inverse_dynamics_with_body(
+    lanes: impl QuadLanes,
+    _d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = -9.81 * s_q0 - 0.2 * qd[0] * qd[0];
+    let t1 = 9.81 * c_q0 - 0.2 * qdd[0];
+    let t2 = c_q3 * t0 - s_q3 * t1;
+    let t3 = s_q3 * t0 + c_q3 * t1;
+    let t4 = qd[0] + qd[3];
+    let t5 = qdd[0] + qdd[3];
+    let t6 = s_q4 * t5;
+    let t7 = c_q4 * t5;
+    let t8 = c_q4 * t2;
+    let t9 = s_q4 * t2;
+    let t10 = c_q4 * t4;
+    let t11 = qd[4] * t10;
+    let t12 = s_q4 * t4;
+    let t13 = qd[4] * t12;
+    let t14 = t6 + t11;
+    let t15 = t7 - t13;
+    let t16 = -9.81 * s_q1 - 0.2 * qd[1] * qd[1];
+    let t17 = 9.81 * c_q1 - 0.2 * qdd[1];
+    let t18 = c_q5 * t16 - s_q5 * t17;
+    let t19 = s_q5 * t16 + c_q5 * t17;
+    let t20 = qd[1] + qd[5];
+    let t21 = qdd[1] + qdd[5];
+    let t22 = s_q6 * t21;
+    let t23 = c_q6 * t21;
+    let t24 = c_q6 * t20;
+    let t25 = qd[6] * t24;
+    let t26 = s_q6 * t20;
+    let t27 = qd[6] * t26;
+    let t28 = t22 + t25;
+    let t29 = t23 - t27;
+    let t30 = -9.81 * s_q2 - 0.2 * qd[2] * qd[2];
+    let t31 = 9.81 * c_q2 - 0.2 * qdd[2];
+    let t32 = c_q7 * t30 - s_q7 * t31;
+    let t33 = s_q7 * t30 + c_q7 * t31;
+    let t34 = qd[2] + qd[7];
+    let t35 = qdd[2] + qdd[7];
+    let t36 = s_q8 * t35;
+    let t37 = c_q8 * t35;
+    let t38 = c_q8 * t34;
+    let t39 = qd[8] * t38;
+    let t40 = s_q8 * t34;
+    let t41 = qd[8] * t40;
+    let t42 = t36 + t39;
+    let t43 = t37 - t41;
+    let t44 = c_q9 * t12 + s_q9 * t10;
+    let t45 = c_q9 * t10 - s_q9 * t12;
+    let t46 = qd[4] * qd[4];
+    let t47 = t10 * t12;
+    let t48 = qd[4] + qd[9];
+    let t49 = qdd[4] + qdd[9];
+    let t50 = qd[9] * t45 + c_q9 * t14 + s_q9 * t15;
+    let t51 = c_q10 * t44 - s_q10 * t48;
+    let t52 = s_q10 * t44 + c_q10 * t48;
+    let t53 = qd[10] + t45;
+    let t54 = c_q9 * t15 + qdd[10] - s_q9 * t14 - qd[9] * t44;
+    let t55 = c_q10 * t50 - s_q10 * t49 - qd[10] * t52;
+    let t56 = qd[10] * t51 + s_q10 * t50 + c_q10 * t49;
+    let t57 = qd[6] * qd[6];
+    let t58 = t24 * t26;
+    let t59 = qd[8] * qd[8];
+    let t60 = t38 * t40;
+    let t61 = t53 * t53;
+    let t62 = t51 * t52;
+    let t63 = t45 * t48;
+    let t64 = t44 * t45;
+    let t65 = t10 * t10 + t46;
+    let t66 = qdd[4] + t47;
+    let t67 = 2.0 * t13 - t7;
+    let t68 = t8 - 0.45 * t65;
+    let t69 = 0.45 * t66 - t9;
+    let t70 = t3 + 0.45 * t67;
+    let t71 = c_q9 * t68 + s_q9 * t69;
+    let t72 = c_q9 * t69 - s_q9 * t68;
+    let t73 = t12 * beta[13] + t10 * beta[14] + qd[4] * beta[15];
+    let t74 = t12 * beta[14] + qd[4] * beta[16];
+    let t75 = t12 * beta[15] + t10 * beta[16] + qd[4] * beta[17];
+    let t76 = t26 * beta[22] + t24 * beta[23] + qd[6] * beta[24];
+    let t77 = t26 * beta[23] + qd[6] * beta[25];
+    let t78 = t26 * beta[24] + t24 * beta[25] + qd[6] * beta[26];
+    let t79 = t40 * beta[31] + t38 * beta[32] + qd[8] * beta[33];
+    let t80 = t40 * beta[32] + qd[8] * beta[34];
+    let t81 = t40 * beta[33] + t38 * beta[34] + qd[8] * beta[35];
+    let t82 = t44 * t48;
+    let t83 = t53 * beta[41] + t52 * beta[43];
+    let t84 = t51 * beta[41] + t53 * beta[42] + t52 * beta[44];
+    let t85 = t51 * beta[43] + t53 * beta[44] + t52 * beta[45];
+    let t86 = t35 * beta[28] + t32 * beta[27]
+        + s_q8
+            * (t42 * beta[31] + t43 * beta[32] + qdd[8] * beta[33] + t38 * t81
+                + t33 * beta[30] - qd[8] * t80)
+        + c_q8
+            * (t42 * beta[32] + qdd[8] * beta[34] + qd[8] * t79 - t40 * t81
+                - t33 * beta[29]);
+    let t87 = t21 * beta[19] + t18 * beta[18]
+        + s_q6
+            * (t28 * beta[22] + t29 * beta[23] + qdd[6] * beta[24] + t24 * t78
+                + t19 * beta[21] - qd[6] * t77)
+        + c_q6
+            * (t28 * beta[23] + qdd[6] * beta[25] + qd[6] * t76 - t26 * t78
+                - t19 * beta[20]);
+    let t88 = (t54 + t62) * beta[40] - (t61 + t52 * t52) * beta[39];
+    let t89 = (t62 - t54) * beta[39] - (t61 + t51 * t51) * beta[40];
+    let t90 = t54 * beta[41] + t56 * beta[43] + t53 * t85 - t52 * t84 - t72 * beta[40];
+    let t91 = t55 * beta[41] + t54 * beta[42] + t56 * beta[44] + t52 * t83
+        + (c_q10 * t71 - s_q10 * t70) * beta[40] - (s_q10 * t71 + c_q10 * t70) * beta[39]
+        - t51 * t85;
+    let t92 = t55 * beta[43] + t54 * beta[44] + t56 * beta[45] + t51 * t84
+        + t72 * beta[39] - t53 * t83;
+    let t93 = (t64 - t49) * beta[36] + c_q10 * t88 + s_q10 * t89;
+    let t94 = (t56 + t51 * t53) * beta[39] + (t52 * t53 - t55) * beta[40]
+        - (t44 * t44 + t48 * t48) * beta[36];
+    let t95 = c_q10 * t89 + (t50 + t63) * beta[36] - s_q10 * t88;
+    let t96 = t50 * beta[37] + t63 * beta[38] + t70 * beta[36] + c_q10 * t90
+        + s_q10 * t92;
+    let t97 = t91 + t82 * (beta[37] - beta[38]);
+    let t98 = c_q10 * t92 + t49 * beta[38] - t71 * beta[36] - s_q10 * t90
+        - t64 * beta[37];
+    let t99 = s_q9 * t93 + c_q9 * t94;
+    let t100 = t5 * beta[10] + t2 * beta[9]
+        + s_q4
+            * (t14 * beta[13] + t15 * beta[14] + qdd[4] * beta[15] + t10 * t75
+                + t3 * beta[12] + c_q9 * t96 - qd[4] * t74 - s_q9 * t97)
+        + c_q4
+            * (t14 * beta[14] + qdd[4] * beta[16] + qd[4] * t73 + s_q9 * t96 + c_q9 * t97
+                - t12 * t75 - t3 * beta[11] - 0.45 * t95);
+    [
+        qdd[0] * beta[2] + t100 - 9.81 * (s_q0 * beta[1] + c_q0 * beta[0])
+            - 0.2
+                * (c_q3
+                    * (t67 * beta[11] + (t6 + 2.0 * t11) * beta[12] + t95
+                        - t4 * t4 * beta[9])
+                    - s_q3
+                        * (t5 * beta[9]
+                            + c_q4
+                                * ((t47 - qdd[4]) * beta[12] + c_q9 * t93 - t65 * beta[11]
+                                    - s_q9 * t94)
+                            - s_q4
+                                * (t66 * beta[11] + t99 - (t46 + t12 * t12) * beta[12]))),
+        qdd[1] * beta[5] + t87 - 9.81 * (s_q1 * beta[4] + c_q1 * beta[3])
+            - 0.2
+                * (c_q5
+                    * ((2.0 * t27 - t23) * beta[20] + (t22 + 2.0 * t25) * beta[21]
+                        - t20 * t20 * beta[18])
+                    - s_q5
+                        * (t21 * beta[18]
+                            + c_q6
+                                * ((t58 - qdd[6]) * beta[21] - (t24 * t24 + t57) * beta[20])
+                            - s_q6
+                                * ((qdd[6] + t58) * beta[20]
+                                    - (t57 + t26 * t26) * beta[21]))),
+        qdd[2] * beta[8] + t86 - 9.81 * (s_q2 * beta[7] + c_q2 * beta[6])
+            - 0.2
+                * (c_q7
+                    * ((2.0 * t41 - t37) * beta[29] + (t36 + 2.0 * t39) * beta[30]
+                        - t34 * t34 * beta[27])
+                    - s_q7
+                        * (t35 * beta[27]
+                            + c_q8
+                                * ((t60 - qdd[8]) * beta[30] - (t38 * t38 + t59) * beta[29])
+                            - s_q8
+                                * ((qdd[8] + t60) * beta[29]
+                                    - (t59 + t40 * t40) * beta[30]))),
+        t100,
+        t14 * beta[15] + t15 * beta[16] + qdd[4] * beta[17] + t12 * t74 + t98
+            + 0.45 * t99 - t10 * t73 - t9 * beta[11] - t8 * beta[12],
+        t87,
+        t28 * beta[24] + t29 * beta[25] + qdd[6] * beta[26] + t26 * t77 - t24 * t76
+            - t18 * (s_q6 * beta[20] + c_q6 * beta[21]),
+        t86,
+        t42 * beta[33] + t43 * beta[34] + qdd[8] * beta[35] + t40 * t80 - t38 * t79
+            - t32 * (s_q8 * beta[29] + c_q8 * beta[30]),
+        t98,
+        t91,
     ]
 }
 

@@ -129,6 +129,7 @@
 //! | `standard_regressor` | 1666 | 1139 | 0 | 0 | 5 | 5 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `regressor` | 1543 | 1063 | 0 | 0 | 5 | 5 |
+//! | `base_inverse_dynamics` | 710 | 586 | 0 | 0 | 5 | 5 |
 //! | `linearization` | 19946 | 13710 | 26 | 0 | 5 | 5 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -32366,6 +32367,428 @@ fn regressor_with_body(
             t530,
             t536,
         ],
+    ]
+}
+
+/// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 710, add: 586, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+
+/// The joint forces written in the base parameters: `Y_b β` for the given `beta`
+/// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
+/// in fewer operations than `regressor` times `beta`. At `beta = base_parameters(p)`
+/// it is `inverse_dynamics` (of the tree for a mechanism with
+/// loops); with an identified `beta`, the identified model's. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_inverse_dynamics_with`]; its cost is [`OPS_BASE_INVERSE_DYNAMICS`].
+pub fn base_inverse_dynamics(
+    p: &Params,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with(&p.derived(), beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn base_inverse_dynamics_with(
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { base_inverse_dynamics_with_avx(avx2, d, beta, q, qd, qdd) };
+    }
+    base_inverse_dynamics_with_body(BuildLanes, d, beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn base_inverse_dynamics_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with_body(avx2, d, beta, q, qd, qdd)
+}
+
+/// The statements of [`base_inverse_dynamics_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn base_inverse_dynamics_with_body(
+    lanes: impl QuadLanes,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let p = &d.params;
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q10, c_q10), (s_q17, c_q17)] = lanes
+        .sin_cos_quad(q[7], q[8], q[10], q[17]);
+    let (s_q18, c_q18) = sin_cos(q[18]);
+    let t0 = qdd[0] + 2.0 * p.g * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4]
+        - qd[1] * qd[5];
+    let t1 = qdd[1] + 2.0 * p.g * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5]
+        - qd[2] * qd[3];
+    let t2 = qdd[2] + p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
+        - qd[0] * qd[4];
+    let t3 = 9.966644423259238 * c_q7 - s_q7;
+    let t4 = -0.019833838076209875 * t3;
+    let t5 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
+    let t6 = 0.09784339500725571 * t3;
+    let t7 = s_q7 + 0.10033467208545054 * c_q7;
+    let t8 = -0.975170327201816 * t7;
+    let t9 = 0.9950041652780258 * t7;
+    let t10 = 0.09983341664682815 * t3;
+    let t11 = qd[5] * t9 + qd[3] * t4 + qd[4] * t6;
+    let t12 = qd[3] * t5 + qd[4] * t8 + qd[5] * t10;
+    let t13 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
+    let t14 = qdd[6] + 0.9800665778412416 * qdd[3] + 0.19866933079506124 * qdd[4];
+    let t15 = qdd[3] * t4 + qdd[4] * t6 + qdd[5] * t9 + qd[6] * t12;
+    let t16 = qdd[3] * t5 + qdd[4] * t8 + qdd[5] * t10 - qd[6] * t11;
+    let t17 = t13 * c_q8 - t12 * s_q8;
+    let t18 = t13 * s_q8 + t12 * c_q8;
+    let t19 = t11 + qd[7];
+    let t20 = t15 + qdd[7];
+    let t21 = t14 * c_q8 - t16 * s_q8 - qd[7] * t18;
+    let t22 = qd[7] * t17 + t14 * s_q8 + t16 * c_q8;
+    let t23 = -0.8 * q[9] - p.l_arm;
+    let t24 = t17 * qd[8];
+    let t25 = 1.0 - c_q10;
+    let t26 = 1.0 - 0.64 * t25;
+    let t27 = 1.0 - 0.36 * t25;
+    let t28 = t17 * c_q10 - s_q10 * (0.8 * t19 + 0.5999999999999999 * t18);
+    let t29 = t17 * s_q10;
+    let t30 = 0.8 * t29 + t19 * t26 - 0.4799999999999999 * t18 * t25;
+    let t31 = t18 * t27 + 0.5999999999999999 * t29 - 0.4799999999999999 * t19 * t25;
+    let t32 = 0.5999999999999999 * qd[9] + t30;
+    let t33 = t31 - 0.8 * qd[9];
+    let t34 = t21 * c_q10 + s_q10 * (-0.5999999999999999 * t22 - 0.8 * t20)
+        - qd[9] * (0.8 * t30 + 0.5999999999999999 * t31);
+    let t35 = 0.8 * (t21 * s_q10 + qd[9] * t28);
+    let t36 = 0.5999999999999999 * qdd[9] + t20 * t26 + t35
+        - 0.4799999999999999 * t22 * t25;
+    let t37 = t22 * t27 + 0.7499999999999999 * t35 - 0.8 * qdd[9]
+        - 0.4799999999999999 * t20 * t25;
+    let t38 = q[11] * q[11];
+    let t39 = q[12] * q[12];
+    let t40 = q[13] * q[13];
+    let t41 = q[11] * q[12];
+    let t42 = q[11] * q[13];
+    let t43 = q[12] * q[13];
+    let t44 = q[11] * q[14];
+    let t45 = q[12] * q[14];
+    let t46 = q[13] * q[14];
+    let t47 = 1.0 - 2.0 * (t39 + t40);
+    let t48 = 2.0 * (t41 - t46);
+    let t49 = 2.0 * (t42 + t45);
+    let t50 = 2.0 * (t41 + t46);
+    let t51 = 1.0 - 2.0 * (t38 + t40);
+    let t52 = 2.0 * (t43 - t44);
+    let t53 = 2.0 * (t42 - t45);
+    let t54 = 2.0 * (t43 + t44);
+    let t55 = 1.0 - 2.0 * (t38 + t39);
+    let t56 = 0.977668244562803 * t47 + 0.02233175543719701 * t50
+        + 0.20896434210788312 * t53;
+    let t57 = 0.977668244562803 * t48 + 0.02233175543719701 * t51
+        + 0.20896434210788312 * t54;
+    let t58 = 0.977668244562803 * t49 + 0.02233175543719701 * t52
+        + 0.20896434210788312 * t55;
+    let t59 = 0.02233175543719701 * t47 + 0.977668244562803 * t50
+        - 0.20896434210788312 * t53;
+    let t60 = 0.02233175543719701 * t48 + 0.977668244562803 * t51
+        - 0.20896434210788312 * t54;
+    let t61 = 0.02233175543719701 * t49 + 0.977668244562803 * t52
+        - 0.20896434210788312 * t55;
+    let t62 = 0.20896434210788312 * (t50 - t47) + 0.955336489125606 * t53;
+    let t63 = 0.20896434210788312 * (t51 - t48) + 0.955336489125606 * t54;
+    let t64 = 0.20896434210788312 * (t52 - t49) + 0.955336489125606 * t55;
+    let t65 = t33 * t62 + t28 * t56 + t32 * t59;
+    let t66 = t33 * t63 + t28 * t57 + t32 * t60;
+    let t67 = t33 * t64 + t28 * t58 + t32 * t61;
+    let t68 = t28 * t33;
+    let t69 = t32 * t33;
+    let t70 = t28 * t28;
+    let t71 = t32 * t32;
+    let t72 = qd[10] + t65;
+    let t73 = qd[11] + t66;
+    let t74 = qd[12] + t67;
+    let t75 = qd[12] * t66 + qdd[10] + t34 * t56 + t36 * t59 + t37 * t62 - qd[11] * t67;
+    let t76 = qd[10] * t67 + qdd[11] + t34 * t57 + t36 * t60 + t37 * t63 - qd[12] * t65;
+    let t77 = qd[11] * t65 + qdd[12] + t34 * t58 + t36 * t61 + t37 * t64 - qd[10] * t66;
+    let t78 = q[15] - 0.1;
+    let t79 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
+    let t80 = 0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4];
+    let t81 = 0.9800665778412416 * qdd[4] + 0.19866933079506124 * qdd[5];
+    let t82 = qd[4] * qd[5];
+    let t83 = qd[4] * qd[4];
+    let t84 = qd[3] * c_q17 + t79 * s_q17;
+    let t85 = t79 * c_q17 - qd[3] * s_q17;
+    let t86 = t80 + qd[15];
+    let t87 = 0.19866933079506122 * qdd[4] - 0.9800665778412416 * qdd[5];
+    let t88 = qdd[15] - t87;
+    let t89 = qd[15] * t85 + qdd[3] * c_q17 + t81 * s_q17;
+    let t90 = t81 * c_q17 - qd[15] * t84 - qdd[3] * s_q17;
+    let t91 = qd[3] * c_q18 - qd[5] * s_q18;
+    let t92 = qd[3] * s_q18 + qd[5] * c_q18;
+    let t93 = qd[3] * qd[4];
+    let t94 = qd[3] * qd[5];
+    let t95 = qd[3] * qd[3];
+    let t96 = qd[4] + qd[16];
+    let t97 = qdd[4] + qdd[16];
+    let t98 = qdd[3] * c_q18 - qdd[5] * s_q18 - qd[16] * t92;
+    let t99 = qd[16] * t91 + qdd[3] * s_q18 + qdd[5] * c_q18;
+    let t100 = -0.4 - q[19];
+    let t101 = t28 * t32;
+    let t102 = t86 * t86;
+    let t103 = t91 * t92;
+    let t104 = t92 * t96;
+    let t105 = t91 * t91;
+    let t106 = t96 * t96;
+    let t107 = t91 * t96;
+    let t108 = t18 * t19;
+    let t109 = t19 * t19;
+    let t110 = t92 * t92;
+    let t111 = qd[5] * qd[5];
+    let t112 = t83 + t111;
+    let t113 = t93 - qdd[5];
+    let t114 = qdd[4] + t94;
+    let t115 = qdd[5] + t93;
+    let t116 = t95 + t111;
+    let t117 = t82 - qdd[3];
+    let t118 = t94 - qdd[4];
+    let t119 = qdd[3] + t82;
+    let t120 = t83 + t95;
+    let t121 = t0 + 0.2 * t113 + 0.3 * t114 - 0.1 * t112;
+    let t122 = t1 + 0.1 * t115 + 0.3 * t117 - 0.2 * t116;
+    let t123 = t2 + 0.1 * t118 + 0.2 * t119 - 0.3 * t120;
+    let t124 = 0.9800665778412416 * t121 + 0.19866933079506122 * t122;
+    let t125 = t9 * t123 + t4 * t121 + t6 * t122;
+    let t126 = t5 * t121 + t8 * t122 + t10 * t123;
+    let t127 = t11 * t13;
+    let t128 = t11 * t12;
+    let t129 = c_q8 * t124 - s_q8 * t126;
+    let t130 = s_q8 * t124 + c_q8 * t126;
+    let t131 = t17 * t17;
+    let t132 = t18 * t18;
+    let t133 = t17 * t19;
+    let t134 = t17 * t18;
+    let t135 = t133 - t22;
+    let t136 = t20 + t134;
+    let t137 = t131 + t132;
+    let t138 = t108 - t21;
+    let t139 = t21 + t108;
+    let t140 = t109 + t131;
+    let t141 = 2.0 * qd[8] * (-0.8 * t19 - 0.5999999999999999 * t18) + t129 + t23 * t136
+        + 0.5999999999999999 * q[9] * t135;
+    let t142 = 0.5999999999999999 * (qdd[8] - q[9] * t137) + 1.6 * t24 + t125
+        + t23 * t138;
+    let t143 = 1.1999999999999997 * t24 + t130 + 0.5999999999999999 * q[9] * t139
+        - t23 * t140 - 0.8 * qdd[8];
+    let t144 = c_q10 * t141 - s_q10 * (0.8 * t142 + 0.5999999999999999 * t143);
+    let t145 = s_q10 * t141;
+    let t146 = 0.8 * t145 + t26 * t142 - 0.4799999999999999 * t25 * t143;
+    let t147 = t27 * t143 + 0.5999999999999999 * t145 - 0.4799999999999999 * t25 * t142;
+    let t148 = t33 * t33;
+    let t149 = t144 - 0.25 * (t36 + t68);
+    let t150 = t146 - 0.25 * (t69 - t34);
+    let t151 = t147 + 0.25 * (t70 + t71);
+    let t152 = t56 * t149 + t59 * t150 + t62 * t151;
+    let t153 = t57 * t149 + t60 * t150 + t63 * t151;
+    let t154 = t58 * t149 + t61 * t150 + t64 * t151;
+    let t155 = t72 * t72;
+    let t156 = t73 * t73;
+    let t157 = t74 * t74;
+    let t158 = t72 * t73;
+    let t159 = t72 * t74;
+    let t160 = t73 * t74;
+    let t161 = t1 + t78 * t115 - 0.05 * t117;
+    let t162 = t2 + t78 * t118 + 0.05 * t120;
+    let t163 = t79 * t80;
+    let t164 = 2.0 * qd[13] * t80 + qdd[14] + 0.9800665778412416 * t161
+        + 0.19866933079506122 * t162 - q[16] * (t95 + t80 * t80);
+    let t165 = t0 + qdd[13] + q[16] * (t87 + qd[3] * t79) - t78 * t112
+        - 2.0 * t80 * qd[14] - 0.05 * t114;
+    let t166 = 2.0 * (qd[3] * qd[14] - qd[13] * t79) + 0.9800665778412416 * t162
+        + q[16] * (qdd[3] + t163) - 0.19866933079506122 * t161;
+    let t167 = t84 * t85;
+    let t168 = t0 - 0.1 * (t113 + t114);
+    let t169 = t1 - 0.1 * (t117 - t116);
+    let t170 = t2 - 0.1 * (t119 - t120);
+    let t171 = c_q18 * t168 - s_q18 * t170;
+    let t172 = s_q18 * t168 + c_q18 * t170;
+    let t173 = t106 + t110;
+    let t174 = t97 + t103;
+    let t175 = t99 + t107;
+    let t176 = t104 - t98;
+    let t177 = t103 - t97;
+    let t178 = t105 + t106;
+    let t179 = t172 - t100 * t178 - qdd[17];
+    let t180 = t171 + t100 * t174 - 2.0 * t96 * qd[17];
+    let t181 = 2.0 * t91 * qd[17] + t169 + t100 * t176;
+    let t182 = qd[3] * beta[4] + qd[4] * beta[5] + qd[5] * beta[7];
+    let t183 = qd[3] * beta[5] + qd[4] * beta[6] + qd[5] * beta[8];
+    let t184 = qd[3] * beta[7] + qd[4] * beta[8] + qd[5] * beta[9];
+    let t185 = t19 * beta[15] + t18 * beta[17];
+    let t186 = t17 * beta[15] + t19 * beta[16] + t18 * beta[18];
+    let t187 = t17 * beta[17] + t19 * beta[18] + t18 * beta[19];
+    let t188 = t28 * beta[25] + t32 * beta[26] + t33 * beta[28];
+    let t189 = t28 * beta[26] + t32 * beta[27] + t33 * beta[29];
+    let t190 = t28 * beta[28] + t32 * beta[29] + t33 * beta[30];
+    let t191 = t72 * beta[34] + t73 * beta[35] + t74 * beta[37];
+    let t192 = t72 * beta[35] + t73 * beta[36] + t74 * beta[38];
+    let t193 = t72 * beta[37] + t73 * beta[38] + t74 * beta[39];
+    let t194 = t84 * beta[44] + t85 * beta[45] + t86 * beta[46];
+    let t195 = t84 * beta[45] + t86 * beta[47];
+    let t196 = t84 * beta[46] + t85 * beta[47] + t86 * beta[48];
+    let t197 = t96 * beta[51] + t92 * beta[53];
+    let t198 = t91 * beta[51] + t96 * beta[52] + t92 * beta[54];
+    let t199 = t91 * beta[53] + t96 * beta[54] + t92 * beta[55];
+    let t200 = (t158 - t77) * beta[32] + (t76 + t159) * beta[33]
+        - (t156 + t157) * beta[31];
+    let t201 = (t77 + t158) * beta[31] + (t160 - t75) * beta[33]
+        - (t155 + t157) * beta[32];
+    let t202 = (t159 - t76) * beta[31] + (t75 + t160) * beta[32]
+        - (t155 + t156) * beta[33];
+    let t203 = t75 * beta[34] + t76 * beta[35] + t77 * beta[37] + t73 * t193
+        + t154 * beta[32] - t74 * t192 - t153 * beta[33];
+    let t204 = t75 * beta[35] + t76 * beta[36] + t77 * beta[38] + t74 * t191
+        + t152 * beta[33] - t72 * t193 - t154 * beta[31];
+    let t205 = t75 * beta[37] + t76 * beta[38] + t77 * beta[39] + t72 * t192
+        + t153 * beta[31] - t73 * t191 - t152 * beta[32];
+    let t206 = (t167 - t88) * beta[43] - (t102 + t85 * t85) * beta[42];
+    let t207 = (t88 + t167) * beta[42] - (t102 + t84 * t84) * beta[43];
+    let t208 = t89 * beta[44] + t90 * beta[45] + t88 * beta[46] + t85 * t196
+        + t166 * beta[43] - t86 * t195;
+    let t209 = t89 * beta[45] + t88 * beta[47] + t86 * t194 - t84 * t196
+        - t166 * beta[42];
+    let t210 = t89 * beta[46] + t90 * beta[47] + t88 * beta[48] + t84 * t195
+        + (c_q17 * t164 - s_q17 * t165) * beta[42]
+        - (c_q17 * t165 + s_q17 * t164) * beta[43] - t85 * t194;
+    let t211 = t180 * beta[56] + (t107 - t99) * beta[58] + t174 * beta[59]
+        - t173 * beta[57];
+    let t212 = t181 * beta[56] + t175 * beta[57] + t176 * beta[59]
+        - (t105 + t110) * beta[58];
+    let t213 = t178 * beta[59] - t179 * beta[56] - t177 * beta[57]
+        - (t98 + t104) * beta[58];
+    let t214 = t174 * beta[50] + t211 - t173 * beta[49];
+    let t215 = t212 + t175 * beta[49] + t176 * beta[50];
+    let t216 = t177 * beta[49] - t178 * beta[50] - t213;
+    let t217 = t98 * beta[53] + t97 * beta[54] + t99 * beta[55] + t91 * t198
+        + t169 * beta[49] + t181 * beta[57] - t96 * t197 - t180 * beta[58];
+    let t218 = t97 * beta[51] + t99 * beta[53] + t96 * t199 + t179 * beta[58]
+        - t92 * t198 - t169 * beta[50] - t181 * beta[59] - t100 * t212;
+    let t219 = t171 * beta[50] + t180 * beta[59] + t100 * t211 + t98 * beta[51]
+        + t97 * beta[52] + t99 * beta[54] + t92 * t197 - t91 * t199 - t172 * beta[49]
+        - t179 * beta[57];
+    let t220 = c_q18 * t214 + s_q18 * t216;
+    let t221 = c_q18 * t216 - s_q18 * t214;
+    let t222 = t165 * beta[40] + (t81 + qd[3] * t80) * beta[41] + c_q17 * t206
+        - s_q17 * t207;
+    let t223 = t164 * beta[40] + (t163 - qdd[3]) * beta[41] + s_q17 * t206
+        + c_q17 * t207;
+    let t224 = t166 * beta[40] + (t84 * t86 - t90) * beta[42]
+        + (t89 + t85 * t86) * beta[43] - (t95 + t79 * t79) * beta[41];
+    let t225 = t165 * beta[41] + s_q17 * t208 + c_q17 * t209;
+    let t226 = t210 - q[16] * t222;
+    let t227 = 0.9800665778412416 * t223 - 0.19866933079506124 * t224;
+    let t228 = 0.19866933079506122 * t223 + 0.9800665778412416 * t224;
+    let t229 = t58 * t202 + t56 * t200 + t57 * t201;
+    let t230 = t61 * t202 + t59 * t200 + t60 * t201;
+    let t231 = (t101 - t37) * beta[24] + t229 - (t71 + t148) * beta[23];
+    let t232 = (t37 + t101) * beta[23] + t230 - (t70 + t148) * beta[24];
+    let t233 = (t68 - t36) * beta[23] + (t34 + t69) * beta[24] + t62 * t200 + t63 * t201
+        + t64 * t202;
+    let t234 = t34 * beta[28] + t36 * beta[29] + t37 * beta[30] + t28 * t189
+        + t146 * beta[23] + t62 * t203 + t63 * t204 + t64 * t205 - t32 * t188
+        - t144 * beta[24];
+    let t235 = t34 * beta[25] + t36 * beta[26] + t37 * beta[28] + t32 * t190
+        + t147 * beta[24] + t56 * t203 + t57 * t204 + t58 * t205 + 0.25 * t230
+        - t33 * t189;
+    let t236 = t34 * beta[26] + t36 * beta[27] + t37 * beta[29] + t33 * t188 + t59 * t203
+        + t60 * t204 + t61 * t205 - t28 * t190 - t147 * beta[23] - 0.25 * t229;
+    let t237 = s_q10 * t231;
+    let t238 = s_q10 * t235;
+    let t239 = t141 * beta[20] + t135 * beta[21] + t136 * beta[22] + c_q10 * t231
+        + s_q10 * (0.8 * t232 + 0.5999999999999999 * t233);
+    let t240 = t26 * t232 + t142 * beta[20] + t138 * beta[22] - t137 * beta[21]
+        - 0.4799999999999999 * t25 * t233 - 0.8 * t237;
+    let t241 = t27 * t233 + t143 * beta[20] + t139 * beta[21] - t140 * beta[22]
+        - 0.4799999999999999 * t25 * t232 - 0.5999999999999999 * t237;
+    let t242 = t136 * beta[14] + t239 - (t109 + t132) * beta[13];
+    let t243 = (t134 - t20) * beta[13] + t241 - t140 * beta[14];
+    let t244 = t20 * beta[15] + t22 * beta[17] + t19 * t187 + t143 * beta[21]
+        + c_q10 * t235 + 0.8 * s_q10 * t236
+        + 0.5999999999999999 * (s_q10 * t234 + q[9] * t241) - t18 * t186
+        - t125 * beta[14] - t142 * beta[22] - t23 * t240;
+    let t245 = t26 * t236 + t23 * t239 + t21 * beta[15] + t20 * beta[16] + t22 * beta[18]
+        + t18 * t185 + t129 * beta[14] + t141 * beta[22] - 0.8 * t238
+        - 0.4799999999999999 * t25 * t234 - t17 * t187 - t130 * beta[13];
+    let t246 = t21 * beta[17] + t20 * beta[18] + t22 * beta[19] + t17 * t186
+        + t125 * beta[13] + t27 * t234 - t19 * t185 - t141 * beta[21]
+        - 0.5999999999999999 * (t238 + q[9] * t239) - 0.4799999999999999 * t25 * t236;
+    let t247 = (t127 - t16) * beta[10] + c_q8 * t242 + s_q8 * t243;
+    let t248 = (t22 + t133) * beta[13] + t138 * beta[14] + t240
+        - (t13 * t13 + t12 * t12) * beta[10];
+    let t249 = (t14 + t128) * beta[10] + c_q8 * t243 - s_q8 * t242;
+    let t250 = t14 * beta[11] + t126 * beta[10] + c_q8 * t244 + s_q8 * t246
+        - t128 * beta[12];
+    let t251 = t15 * beta[12] + t12 * t13 * beta[11] + t245;
+    let t252 = c_q8 * t246 + t127 * (beta[12] - beta[11]) - t124 * beta[10]
+        - s_q8 * t244;
+    let t253 = t5 * t249 + 0.9800665778412416 * t247 + t4 * t248;
+    let t254 = t8 * t249 + 0.19866933079506122 * t247 + t6 * t248;
+    let t255 = t9 * t248 + t10 * t249;
+    [
+        t0 * beta[0] + t113 * beta[2] + t114 * beta[3] + t220 + t222 + t253
+            - t112 * beta[1],
+        t1 * beta[0] + t115 * beta[1] + t117 * beta[3] + t215 + t227 + t254
+            - t116 * beta[2],
+        t2 * beta[0] + t118 * beta[1] + t119 * beta[2] + t221 + t228 + t255
+            - t120 * beta[3],
+        qdd[3] * beta[4] + qdd[4] * beta[5] + qdd[5] * beta[7] + qd[4] * t184
+            + t2 * beta[2] + c_q18 * t218 + s_q18 * t217 + c_q17 * t208 + q[16] * t224
+            + t4 * t251 + t5 * t252 + 0.1 * (t215 - t221) + 0.05 * t227
+            + 0.9800665778412416 * t250 + 0.2 * t255 - qd[5] * t183 - t1 * beta[3]
+            - t164 * beta[41] - s_q17 * t209 - 0.3 * t254,
+        qdd[3] * beta[5] + qdd[4] * beta[6] + qdd[5] * beta[8] + qd[5] * t182
+            + t0 * beta[3] + t219 + t6 * t251 + t8 * t252 + 0.9800665778412416 * t225
+            + 0.19866933079506122 * (t250 - t226) + 0.3 * t253 - qd[3] * t184
+            - t2 * beta[1] - t78 * t228 - 0.1 * (t220 + t255) - 0.05 * t222,
+        qdd[3] * beta[7] + qdd[4] * beta[8] + qdd[5] * beta[9] + qd[3] * t183
+            + t1 * beta[1] + c_q18 * t217 + t78 * t227 + t9 * t251 + t10 * t252
+            + 0.1 * (t220 + t254) + 0.19866933079506122 * t225
+            + 0.9800665778412416 * t226 - qd[4] * t182 - t0 * beta[2] - s_q18 * t218
+            - 0.2 * t253,
+        t250,
+        t245,
+        0.5999999999999999 * t240 - 0.8 * t241,
+        0.5999999999999999 * t236 - 0.8 * t234,
+        t203,
+        t204,
+        t205,
+        t222,
+        t223,
+        t210,
+        t219,
+        t213,
     ]
 }
 

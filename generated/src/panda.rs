@@ -118,6 +118,7 @@
 //! | `standard_regressor` | 1154 | 788 | 7 | 7 | 6 | 6 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `regressor` | 811 | 570 | 7 | 7 | 6 | 6 |
+//! | `base_inverse_dynamics` | 382 | 310 | 7 | 7 | 6 | 6 |
 //! | `linearization` | 5614 | 4032 | 12 | 0 | 6 | 6 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -12384,6 +12385,247 @@ fn regressor_with_body(
             qd[6],
             qd[6] / sqrt(qd[6] * qd[6] + 0.000001),
         ],
+    ]
+}
+
+/// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 382, add: 310, div: 7, sqrt: 7, sin: 6, cos: 6, exp: 0 };
+
+/// The joint forces written in the base parameters: `Y_b β` for the given `beta`
+/// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
+/// in fewer operations than `regressor` times `beta`. At `beta = base_parameters(p)`
+/// it is `inverse_dynamics − friction_forces`, the force the drives supply (of the tree for a mechanism with
+/// loops); with an identified `beta`, the identified model's. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_inverse_dynamics_with`]; its cost is [`OPS_BASE_INVERSE_DYNAMICS`].
+pub fn base_inverse_dynamics(
+    p: &Params,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with(&p.derived(), beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn base_inverse_dynamics_with(
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { base_inverse_dynamics_with_avx(avx2, d, beta, q, qd, qdd) };
+    }
+    base_inverse_dynamics_with_body(BuildLanes, d, beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn base_inverse_dynamics_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with_body(avx2, d, beta, q, qd, qdd)
+}
+
+/// The statements of [`base_inverse_dynamics_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn base_inverse_dynamics_with_body(
+    lanes: impl QuadLanes,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let t0 = qd[1] * qd[1];
+    let t1 = qd[0] * c_q1;
+    let t2 = qdd[0] * s_q1;
+    let t3 = p.g * s_q1;
+    let t4 = p.g * c_q1;
+    let t5 = qd[1] * t1;
+    let t6 = qd[0] * s_q1;
+    let t7 = t2 + t5;
+    let t8 = qd[1] * t6 - qdd[0] * c_q1;
+    let t9 = qd[1] * s_q2 - t6 * c_q2;
+    let t10 = t6 * s_q2 + qd[1] * c_q2;
+    let t11 = qd[2] + t1;
+    let t12 = qdd[2] - t8;
+    let t13 = qdd[1] * s_q2 + qd[2] * t10 - t7 * c_q2;
+    let t14 = qdd[1] * c_q2 + t7 * s_q2 - qd[2] * t9;
+    let t15 = t9 * c_q3 + t11 * s_q3;
+    let t16 = t11 * c_q3 - t9 * s_q3;
+    let t17 = t11 * t11;
+    let t18 = t9 * t10;
+    let t19 = qd[3] - t10;
+    let t20 = qdd[3] - t14;
+    let t21 = qd[3] * t16 + t13 * c_q3 + t12 * s_q3;
+    let t22 = t12 * c_q3 - t13 * s_q3 - qd[3] * t15;
+    let t23 = t15 * c_q4 - t19 * s_q4;
+    let t24 = -t15 * s_q4 - t19 * c_q4;
+    let t25 = t19 * t19;
+    let t26 = qd[4] + t16;
+    let t27 = t22 + qdd[4];
+    let t28 = qd[4] * t24 + t21 * c_q4 - t20 * s_q4;
+    let t29 = qd[4] * t23 + t21 * s_q4 + t20 * c_q4;
+    let t30 = t23 * c_q5 + t26 * s_q5;
+    let t31 = t26 * c_q5 - t23 * s_q5;
+    let t32 = qd[5] - t24;
+    let t33 = qdd[5] + t29;
+    let t34 = qd[5] * t31 + t28 * c_q5 + t27 * s_q5;
+    let t35 = t27 * c_q5 - qd[5] * t30 - t28 * s_q5;
+    let t36 = t30 * c_q6 + t32 * s_q6;
+    let t37 = t32 * c_q6 - t30 * s_q6;
+    let t38 = t32 * t32;
+    let t39 = t30 * t31;
+    let t40 = qd[6] - t31;
+    let t41 = qdd[6] - t35;
+    let t42 = qd[6] * t37 + t34 * c_q6 + t33 * s_q6;
+    let t43 = t33 * c_q6 - qd[6] * t36 - t34 * s_q6;
+    let t44 = t26 * t26;
+    let t45 = t40 * t40;
+    let t46 = -2.0 * t5 - t2;
+    let t47 = -0.316 * (t1 * t6 - qdd[1]) - t3;
+    let t48 = c_q2 * t47 - 0.316 * s_q2 * t46;
+    let t49 = -0.316 * c_q2 * t46 - s_q2 * t47;
+    let t50 = t4 - 0.316 * (t0 + t6 * t6);
+    let t51 = t10 * t10 + t17;
+    let t52 = t12 + t18;
+    let t53 = t48 - 0.0825 * t51;
+    let t54 = t50 + 0.0825 * (t9 * t11 - t14);
+    let t55 = c_q3 * t53 + s_q3 * t54;
+    let t56 = c_q3 * t54 - s_q3 * t53;
+    let t57 = -0.0825 * t52 - t49;
+    let t58 = t15 * t16;
+    let t59 = t25 + t16 * t16;
+    let t60 = t58 - t20;
+    let t61 = t20 + t58;
+    let t62 = t25 + t15 * t15;
+    let t63 = t15 * t19 - t22;
+    let t64 = t21 + t16 * t19;
+    let t65 = t55 + 0.384 * t60 + 0.0825 * t59;
+    let t66 = t56 - 0.384 * t62 - 0.0825 * t61;
+    let t67 = t57 + 0.384 * t64 - 0.0825 * t63;
+    let t68 = c_q4 * t65 - s_q4 * t67;
+    let t69 = s_q4 * t65 + c_q4 * t67;
+    let t70 = t23 * t24;
+    let t71 = c_q5 * t68 + s_q5 * t66;
+    let t72 = c_q5 * t66 - s_q5 * t68;
+    let t73 = t31 * t31 + t38;
+    let t74 = t33 + t39;
+    let t75 = t30 * t32 - t35;
+    let t76 = t71 - 0.088 * t73;
+    let t77 = t69 + 0.088 * t75;
+    let t78 = -0.088 * t74 - t72;
+    let t79 = t36 * t37;
+    let t80 = qd[1] * beta[5] - t6 * beta[3] - t1 * beta[4];
+    let t81 = qd[1] * beta[6] - t6 * beta[4];
+    let t82 = qd[1] * beta[7] - t6 * beta[5] - t1 * beta[6];
+    let t83 = t9 * beta[10] + t10 * beta[11] + t11 * beta[12];
+    let t84 = t9 * beta[11] + t11 * beta[13];
+    let t85 = t9 * beta[12] + t10 * beta[13] + t11 * beta[14];
+    let t86 = t15 * beta[17] + t16 * beta[18] + t19 * beta[19];
+    let t87 = t15 * beta[18] + t19 * beta[20];
+    let t88 = t15 * beta[19] + t16 * beta[20] + t19 * beta[21];
+    let t89 = t23 * beta[24] + t24 * beta[25] + t26 * beta[26];
+    let t90 = t23 * beta[25] + t26 * beta[27];
+    let t91 = t23 * beta[26] + t24 * beta[27] + t26 * beta[28];
+    let t92 = t30 * beta[31] + t31 * beta[32] + t32 * beta[33];
+    let t93 = t30 * beta[32] + t32 * beta[34];
+    let t94 = t30 * beta[33] + t31 * beta[34] + t32 * beta[35];
+    let t95 = t36 * beta[38] + t37 * beta[39] + t40 * beta[40];
+    let t96 = t36 * beta[39] + t40 * beta[41];
+    let t97 = t36 * beta[40] + t37 * beta[41] + t40 * beta[42];
+    let t98 = (t79 - t41) * beta[37] - (t45 + t37 * t37) * beta[36];
+    let t99 = (t41 + t79) * beta[36] - (t45 + t36 * t36) * beta[37];
+    let t100 = t42 * beta[38] + t43 * beta[39] + t41 * beta[40] + t37 * t97
+        + t78 * beta[37] - t40 * t96;
+    let t101 = t42 * beta[39] + t41 * beta[41] + t40 * t95 - t36 * t97 - t78 * beta[36];
+    let t102 = (t36 * t40 - t43) * beta[36] + (t42 + t37 * t40) * beta[37];
+    let t103 = s_q6 * t98 + c_q6 * t99;
+    let t104 = (t39 - t33) * beta[30] + c_q6 * t98 - t73 * beta[29] - s_q6 * t99;
+    let t105 = t74 * beta[29] - (t38 + t30 * t30) * beta[30] - t102;
+    let t106 = t34 * beta[31] + t35 * beta[32] + t33 * beta[33] + t31 * t94
+        + t69 * beta[30] + c_q6 * t100 - t32 * t93 - s_q6 * t101;
+    let t107 = (c_q6 * t76 + s_q6 * t77) * beta[37] + t37 * t95 - t42 * beta[40]
+        - t43 * beta[41] - t41 * beta[42] - t36 * t96
+        - (c_q6 * t77 - s_q6 * t76) * beta[36];
+    let t108 = t34 * beta[32] + t33 * beta[34] + t32 * t92 + t107 - t30 * t94
+        - t69 * beta[29] - 0.088 * t103;
+    let t109 = (t70 - t27) * beta[23] + c_q5 * t104 - (t44 + t24 * t24) * beta[22]
+        - s_q5 * t105;
+    let t110 = (t27 + t70) * beta[22] - (t44 + t23 * t23) * beta[23] - t75 * beta[29]
+        - (t34 + t31 * t32) * beta[30] - t103;
+    let t111 = (t23 * t26 + t29) * beta[22] + (t28 + t24 * t26) * beta[23] + s_q5 * t104
+        + c_q5 * t105;
+    let t112 = t28 * beta[24] + t27 * beta[26] + t24 * t91 + t66 * beta[23] + c_q5 * t106
+        - t29 * beta[25] - t26 * t90 - s_q5 * t108;
+    let t113 = t31 * t92 + t71 * beta[30] + 0.088 * t102 - t72 * beta[29] - s_q6 * t100
+        - c_q6 * t101 - t34 * beta[33] - t35 * beta[34] - t33 * beta[35] - t30 * t93;
+    let t114 = t28 * beta[25] + t27 * beta[27] + t26 * t89 + t113 - t23 * t91
+        - t66 * beta[22];
+    let t115 = c_q4 * t109 - s_q4 * t110;
+    let t116 = s_q4 * t109 + c_q4 * t110;
+    let t117 = t60 * beta[16] + t115 - t59 * beta[15];
+    let t118 = t61 * beta[15] + t111 - t62 * beta[16];
+    let t119 = t21 * beta[17] + t22 * beta[18] + t20 * beta[19] + t16 * t88
+        + t57 * beta[16] + c_q4 * t112 - 0.384 * t116 - t19 * t87 - s_q4 * t114;
+    let t120 = t27 * beta[28] + t23 * t90 + s_q5 * t106 + c_q5 * t108 + t28 * beta[26]
+        - t69 * beta[22] - t29 * beta[27] - t24 * t89 - t68 * beta[23];
+    let t121 = t21 * beta[18] + t20 * beta[20] + t19 * t86 + t120 - 0.0825 * t116
+        - t15 * t88 - t57 * beta[15];
+    let t122 = t116 - t63 * beta[15] - t64 * beta[16];
+    let t123 = (t18 - t12) * beta[9] + c_q3 * t117 - t51 * beta[8] - s_q3 * t118;
+    let t124 = t52 * beta[8] + t122 - (t17 + t9 * t9) * beta[9];
+    let t125 = t13 * beta[10] + t14 * beta[11] + t12 * beta[12] + t10 * t85
+        + t50 * beta[9] + c_q3 * t119 - t11 * t84 - s_q3 * t121;
+    let t126 = t55 * beta[16] + 0.0825 * t111 + 0.384 * t115 + s_q4 * t112 + c_q4 * t114
+        + t16 * t86 - t21 * beta[19] - t22 * beta[20] - t20 * beta[21] - t15 * t87
+        - t56 * beta[15];
+    let t127 = t13 * beta[11] + t12 * beta[13] + t11 * t83 + t126 - t9 * t85
+        - t50 * beta[8] - 0.0825 * (s_q3 * t117 + c_q3 * t118);
+    let t128 = t10 * t83 + t48 * beta[9] - t49 * beta[8] - 0.0825 * t122 - s_q3 * t119
+        - c_q3 * t121 - t13 * beta[12] - t14 * beta[13] - t12 * beta[14] - t9 * t84;
+    [
+        qdd[0] * beta[0] + qd[0] * beta[43]
+            + qd[0] * beta[44] / sqrt(qd[0] * qd[0] + 0.000001)
+            - s_q1
+                * (t8 * beta[4] + qdd[1] * beta[5] + c_q2 * t125 - t7 * beta[3]
+                    - t1 * t82 - qd[1] * t81 - s_q2 * t127
+                    - 0.316 * (s_q2 * t123 + c_q2 * t124))
+            - c_q1 * (qdd[1] * beta[6] + qd[1] * t80 + t6 * t82 + t128 - t7 * beta[4]),
+        t8 * beta[6] + qdd[1] * beta[7] + t1 * t80 + t3 * beta[2] + qd[1] * beta[45]
+            + qd[1] * beta[46] / sqrt(t0 + 0.000001) + s_q2 * t125 + c_q2 * t127
+            + 0.316 * (c_q2 * t123 - s_q2 * t124) - t7 * beta[5] - t6 * t81
+            - t4 * beta[1],
+        qd[2] * beta[47] + qd[2] * beta[48] / sqrt(qd[2] * qd[2] + 0.000001) - t128,
+        qd[3] * beta[49] + qd[3] * beta[50] / sqrt(qd[3] * qd[3] + 0.000001) - t126,
+        qd[4] * beta[51] + qd[4] * beta[52] / sqrt(qd[4] * qd[4] + 0.000001) + t120,
+        qd[5] * beta[53] + qd[5] * beta[54] / sqrt(qd[5] * qd[5] + 0.000001) - t113,
+        qd[6] * beta[55] + qd[6] * beta[56] / sqrt(qd[6] * qd[6] + 0.000001) - t107,
     ]
 }
 

@@ -118,6 +118,7 @@
 //! | `standard_regressor` | 1156 | 787 | 7 | 7 | 6 | 6 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `regressor` | 813 | 569 | 7 | 7 | 6 | 6 |
+//! | `base_inverse_dynamics` | 383 | 310 | 7 | 7 | 6 | 6 |
 //! | `linearization` | 5618 | 4032 | 12 | 0 | 6 | 6 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -12331,6 +12332,244 @@ fn regressor_with_body(
             qd[6],
             qd[6] / sqrt(qd[6] * qd[6] + 0.000001),
         ],
+    ]
+}
+
+/// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 383, add: 310, div: 7, sqrt: 7, sin: 6, cos: 6, exp: 0 };
+
+/// The joint forces written in the base parameters: `Y_b β` for the given `beta`
+/// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
+/// in fewer operations than `regressor` times `beta`. At `beta = base_parameters(p)`
+/// it is `inverse_dynamics − friction_forces`, the force the drives supply (of the tree for a mechanism with
+/// loops); with an identified `beta`, the identified model's. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_inverse_dynamics_with`]; its cost is [`OPS_BASE_INVERSE_DYNAMICS`].
+pub fn base_inverse_dynamics(
+    p: &Params,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with(&p.derived(), beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn base_inverse_dynamics_with(
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { base_inverse_dynamics_with_avx(avx2, d, beta, q, qd, qdd) };
+    }
+    base_inverse_dynamics_with_body(BuildLanes, d, beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn base_inverse_dynamics_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with_body(avx2, d, beta, q, qd, qdd)
+}
+
+/// The statements of [`base_inverse_dynamics_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn base_inverse_dynamics_with_body(
+    lanes: impl QuadLanes,
+    _d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let t0 = qd[1] * qd[1];
+    let t1 = qd[0] * c_q1;
+    let t2 = qdd[0] * s_q1;
+    let t3 = qd[1] * t1;
+    let t4 = qd[0] * s_q1;
+    let t5 = t2 + t3;
+    let t6 = qd[1] * t4 - qdd[0] * c_q1;
+    let t7 = qd[1] * s_q2 - t4 * c_q2;
+    let t8 = t4 * s_q2 + qd[1] * c_q2;
+    let t9 = qd[2] + t1;
+    let t10 = qdd[2] - t6;
+    let t11 = qdd[1] * s_q2 + qd[2] * t8 - t5 * c_q2;
+    let t12 = qdd[1] * c_q2 + t5 * s_q2 - qd[2] * t7;
+    let t13 = t7 * c_q3 + t9 * s_q3;
+    let t14 = t9 * c_q3 - t7 * s_q3;
+    let t15 = t9 * t9;
+    let t16 = t7 * t8;
+    let t17 = qd[3] - t8;
+    let t18 = qdd[3] - t12;
+    let t19 = qd[3] * t14 + t11 * c_q3 + t10 * s_q3;
+    let t20 = t10 * c_q3 - t11 * s_q3 - qd[3] * t13;
+    let t21 = t13 * c_q4 - t17 * s_q4;
+    let t22 = -t13 * s_q4 - t17 * c_q4;
+    let t23 = t17 * t17;
+    let t24 = qd[4] + t14;
+    let t25 = t20 + qdd[4];
+    let t26 = qd[4] * t22 + t19 * c_q4 - t18 * s_q4;
+    let t27 = qd[4] * t21 + t19 * s_q4 + t18 * c_q4;
+    let t28 = t21 * c_q5 + t24 * s_q5;
+    let t29 = t24 * c_q5 - t21 * s_q5;
+    let t30 = qd[5] - t22;
+    let t31 = qdd[5] + t27;
+    let t32 = qd[5] * t29 + t26 * c_q5 + t25 * s_q5;
+    let t33 = t25 * c_q5 - qd[5] * t28 - t26 * s_q5;
+    let t34 = t28 * c_q6 + t30 * s_q6;
+    let t35 = t30 * c_q6 - t28 * s_q6;
+    let t36 = t30 * t30;
+    let t37 = t28 * t29;
+    let t38 = qd[6] - t29;
+    let t39 = qdd[6] - t33;
+    let t40 = qd[6] * t35 + t32 * c_q6 + t31 * s_q6;
+    let t41 = t31 * c_q6 - qd[6] * t34 - t32 * s_q6;
+    let t42 = t24 * t24;
+    let t43 = t38 * t38;
+    let t44 = -2.0 * t3 - t2;
+    let t45 = -9.81 * s_q1 - 0.316 * (t1 * t4 - qdd[1]);
+    let t46 = c_q2 * t45 - 0.316 * s_q2 * t44;
+    let t47 = -0.316 * c_q2 * t44 - s_q2 * t45;
+    let t48 = 9.81 * c_q1 - 0.316 * (t0 + t4 * t4);
+    let t49 = t8 * t8 + t15;
+    let t50 = t10 + t16;
+    let t51 = t46 - 0.0825 * t49;
+    let t52 = t48 + 0.0825 * (t7 * t9 - t12);
+    let t53 = c_q3 * t51 + s_q3 * t52;
+    let t54 = c_q3 * t52 - s_q3 * t51;
+    let t55 = -0.0825 * t50 - t47;
+    let t56 = t13 * t14;
+    let t57 = t23 + t14 * t14;
+    let t58 = t56 - t18;
+    let t59 = t18 + t56;
+    let t60 = t23 + t13 * t13;
+    let t61 = t13 * t17 - t20;
+    let t62 = t19 + t14 * t17;
+    let t63 = t53 + 0.384 * t58 + 0.0825 * t57;
+    let t64 = t54 - 0.384 * t60 - 0.0825 * t59;
+    let t65 = t55 + 0.384 * t62 - 0.0825 * t61;
+    let t66 = c_q4 * t63 - s_q4 * t65;
+    let t67 = s_q4 * t63 + c_q4 * t65;
+    let t68 = t21 * t22;
+    let t69 = c_q5 * t66 + s_q5 * t64;
+    let t70 = c_q5 * t64 - s_q5 * t66;
+    let t71 = t29 * t29 + t36;
+    let t72 = t31 + t37;
+    let t73 = t28 * t30 - t33;
+    let t74 = t69 - 0.088 * t71;
+    let t75 = t67 + 0.088 * t73;
+    let t76 = -0.088 * t72 - t70;
+    let t77 = t34 * t35;
+    let t78 = qd[1] * beta[5] - t4 * beta[3] - t1 * beta[4];
+    let t79 = qd[1] * beta[6] - t4 * beta[4];
+    let t80 = qd[1] * beta[7] - t4 * beta[5] - t1 * beta[6];
+    let t81 = t7 * beta[10] + t8 * beta[11] + t9 * beta[12];
+    let t82 = t7 * beta[11] + t9 * beta[13];
+    let t83 = t7 * beta[12] + t8 * beta[13] + t9 * beta[14];
+    let t84 = t13 * beta[17] + t14 * beta[18] + t17 * beta[19];
+    let t85 = t13 * beta[18] + t17 * beta[20];
+    let t86 = t13 * beta[19] + t14 * beta[20] + t17 * beta[21];
+    let t87 = t21 * beta[24] + t22 * beta[25] + t24 * beta[26];
+    let t88 = t21 * beta[25] + t24 * beta[27];
+    let t89 = t21 * beta[26] + t22 * beta[27] + t24 * beta[28];
+    let t90 = t28 * beta[31] + t29 * beta[32] + t30 * beta[33];
+    let t91 = t28 * beta[32] + t30 * beta[34];
+    let t92 = t28 * beta[33] + t29 * beta[34] + t30 * beta[35];
+    let t93 = t34 * beta[38] + t35 * beta[39] + t38 * beta[40];
+    let t94 = t34 * beta[39] + t38 * beta[41];
+    let t95 = t34 * beta[40] + t35 * beta[41] + t38 * beta[42];
+    let t96 = (t77 - t39) * beta[37] - (t43 + t35 * t35) * beta[36];
+    let t97 = (t39 + t77) * beta[36] - (t43 + t34 * t34) * beta[37];
+    let t98 = t40 * beta[38] + t41 * beta[39] + t39 * beta[40] + t35 * t95
+        + t76 * beta[37] - t38 * t94;
+    let t99 = t40 * beta[39] + t39 * beta[41] + t38 * t93 - t34 * t95 - t76 * beta[36];
+    let t100 = (t34 * t38 - t41) * beta[36] + (t40 + t35 * t38) * beta[37];
+    let t101 = s_q6 * t96 + c_q6 * t97;
+    let t102 = (t37 - t31) * beta[30] + c_q6 * t96 - t71 * beta[29] - s_q6 * t97;
+    let t103 = t72 * beta[29] - (t36 + t28 * t28) * beta[30] - t100;
+    let t104 = t32 * beta[31] + t33 * beta[32] + t31 * beta[33] + t29 * t92
+        + t67 * beta[30] + c_q6 * t98 - t30 * t91 - s_q6 * t99;
+    let t105 = (c_q6 * t74 + s_q6 * t75) * beta[37] + t35 * t93 - t40 * beta[40]
+        - t41 * beta[41] - t39 * beta[42] - t34 * t94
+        - (c_q6 * t75 - s_q6 * t74) * beta[36];
+    let t106 = t32 * beta[32] + t31 * beta[34] + t30 * t90 + t105 - t28 * t92
+        - t67 * beta[29] - 0.088 * t101;
+    let t107 = (t68 - t25) * beta[23] + c_q5 * t102 - (t42 + t22 * t22) * beta[22]
+        - s_q5 * t103;
+    let t108 = (t25 + t68) * beta[22] - (t42 + t21 * t21) * beta[23] - t73 * beta[29]
+        - (t32 + t29 * t30) * beta[30] - t101;
+    let t109 = (t21 * t24 + t27) * beta[22] + (t26 + t22 * t24) * beta[23] + s_q5 * t102
+        + c_q5 * t103;
+    let t110 = t26 * beta[24] + t25 * beta[26] + t22 * t89 + t64 * beta[23] + c_q5 * t104
+        - t27 * beta[25] - t24 * t88 - s_q5 * t106;
+    let t111 = t29 * t90 + t69 * beta[30] + 0.088 * t100 - t70 * beta[29] - s_q6 * t98
+        - c_q6 * t99 - t32 * beta[33] - t33 * beta[34] - t31 * beta[35] - t28 * t91;
+    let t112 = t26 * beta[25] + t25 * beta[27] + t24 * t87 + t111 - t21 * t89
+        - t64 * beta[22];
+    let t113 = c_q4 * t107 - s_q4 * t108;
+    let t114 = s_q4 * t107 + c_q4 * t108;
+    let t115 = t58 * beta[16] + t113 - t57 * beta[15];
+    let t116 = t59 * beta[15] + t109 - t60 * beta[16];
+    let t117 = t19 * beta[17] + t20 * beta[18] + t18 * beta[19] + t14 * t86
+        + t55 * beta[16] + c_q4 * t110 - 0.384 * t114 - t17 * t85 - s_q4 * t112;
+    let t118 = t25 * beta[28] + t21 * t88 + s_q5 * t104 + c_q5 * t106 + t26 * beta[26]
+        - t67 * beta[22] - t27 * beta[27] - t22 * t87 - t66 * beta[23];
+    let t119 = t19 * beta[18] + t18 * beta[20] + t17 * t84 + t118 - 0.0825 * t114
+        - t13 * t86 - t55 * beta[15];
+    let t120 = t114 - t61 * beta[15] - t62 * beta[16];
+    let t121 = (t16 - t10) * beta[9] + c_q3 * t115 - t49 * beta[8] - s_q3 * t116;
+    let t122 = t50 * beta[8] + t120 - (t15 + t7 * t7) * beta[9];
+    let t123 = t11 * beta[10] + t12 * beta[11] + t10 * beta[12] + t8 * t83
+        + t48 * beta[9] + c_q3 * t117 - t9 * t82 - s_q3 * t119;
+    let t124 = t53 * beta[16] + 0.0825 * t109 + 0.384 * t113 + s_q4 * t110 + c_q4 * t112
+        + t14 * t84 - t19 * beta[19] - t20 * beta[20] - t18 * beta[21] - t13 * t85
+        - t54 * beta[15];
+    let t125 = t11 * beta[11] + t10 * beta[13] + t9 * t81 + t124 - t7 * t83
+        - t48 * beta[8] - 0.0825 * (s_q3 * t115 + c_q3 * t116);
+    let t126 = t8 * t81 + t46 * beta[9] - t47 * beta[8] - 0.0825 * t120 - s_q3 * t117
+        - c_q3 * t119 - t11 * beta[12] - t12 * beta[13] - t10 * beta[14] - t7 * t82;
+    [
+        qdd[0] * beta[0] + qd[0] * beta[43]
+            + qd[0] * beta[44] / sqrt(qd[0] * qd[0] + 0.000001)
+            - s_q1
+                * (t6 * beta[4] + qdd[1] * beta[5] + c_q2 * t123 - t5 * beta[3]
+                    - t1 * t80 - qd[1] * t79 - s_q2 * t125
+                    - 0.316 * (s_q2 * t121 + c_q2 * t122))
+            - c_q1 * (qdd[1] * beta[6] + qd[1] * t78 + t4 * t80 + t126 - t5 * beta[4]),
+        t6 * beta[6] + qdd[1] * beta[7] + t1 * t78 + qd[1] * beta[45]
+            + qd[1] * beta[46] / sqrt(t0 + 0.000001) + s_q2 * t123 + c_q2 * t125
+            + 9.81 * (s_q1 * beta[2] - c_q1 * beta[1])
+            + 0.316 * (c_q2 * t121 - s_q2 * t122) - t5 * beta[5] - t4 * t79,
+        qd[2] * beta[47] + qd[2] * beta[48] / sqrt(qd[2] * qd[2] + 0.000001) - t126,
+        qd[3] * beta[49] + qd[3] * beta[50] / sqrt(qd[3] * qd[3] + 0.000001) - t124,
+        qd[4] * beta[51] + qd[4] * beta[52] / sqrt(qd[4] * qd[4] + 0.000001) + t118,
+        qd[5] * beta[53] + qd[5] * beta[54] / sqrt(qd[5] * qd[5] + 0.000001) - t111,
+        qd[6] * beta[55] + qd[6] * beta[56] / sqrt(qd[6] * qd[6] + 0.000001) - t105,
     ]
 }
 

@@ -133,6 +133,7 @@
 //! | `standard_regressor` | 1800 | 1208 | 7 | 7 | 6 | 6 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `regressor` | 1305 | 898 | 7 | 7 | 6 | 6 |
+//! | `base_inverse_dynamics` | 478 | 401 | 7 | 7 | 6 | 6 |
 //! | `linearization` | 7267 | 5390 | 15 | 0 | 6 | 6 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -17543,6 +17544,315 @@ fn regressor_with_body(
             0.0,
             qd[7],
         ],
+    ]
+}
+
+/// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 478, add: 401, div: 7, sqrt: 7, sin: 6, cos: 6, exp: 0 };
+
+/// The joint forces written in the base parameters: `Y_b β` for the given `beta`
+/// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
+/// in fewer operations than `regressor` times `beta`. At `beta = base_parameters(p)`
+/// it is `inverse_dynamics − friction_forces`, the force the drives supply (of the tree for a mechanism with
+/// loops); with an identified `beta`, the identified model's. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_inverse_dynamics_with`]; its cost is [`OPS_BASE_INVERSE_DYNAMICS`].
+pub fn base_inverse_dynamics(
+    p: &Params,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with(&p.derived(), beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn base_inverse_dynamics_with(
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { base_inverse_dynamics_with_avx(avx2, d, beta, q, qd, qdd) };
+    }
+    base_inverse_dynamics_with_body(BuildLanes, d, beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn base_inverse_dynamics_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with_body(avx2, d, beta, q, qd, qdd)
+}
+
+/// The statements of [`base_inverse_dynamics_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn base_inverse_dynamics_with_body(
+    lanes: impl QuadLanes,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let t0 = qd[1] * qd[1];
+    let t1 = qd[0] * c_q1;
+    let t2 = qdd[0] * s_q1;
+    let t3 = p.g * s_q1;
+    let t4 = p.g * c_q1;
+    let t5 = qd[1] * t1;
+    let t6 = qd[0] * s_q1;
+    let t7 = t2 + t5;
+    let t8 = qd[1] * t6 - qdd[0] * c_q1;
+    let t9 = qd[1] * s_q2 - t6 * c_q2;
+    let t10 = t6 * s_q2 + qd[1] * c_q2;
+    let t11 = qd[2] + t1;
+    let t12 = qdd[2] - t8;
+    let t13 = qdd[1] * s_q2 + qd[2] * t10 - t7 * c_q2;
+    let t14 = qdd[1] * c_q2 + t7 * s_q2 - qd[2] * t9;
+    let t15 = t9 * c_q3 + t11 * s_q3;
+    let t16 = t11 * c_q3 - t9 * s_q3;
+    let t17 = t11 * t11;
+    let t18 = t9 * t10;
+    let t19 = qd[3] - t10;
+    let t20 = qdd[3] - t14;
+    let t21 = qd[3] * t16 + t13 * c_q3 + t12 * s_q3;
+    let t22 = t12 * c_q3 - t13 * s_q3 - qd[3] * t15;
+    let t23 = t15 * c_q4 - t19 * s_q4;
+    let t24 = -t15 * s_q4 - t19 * c_q4;
+    let t25 = t19 * t19;
+    let t26 = qd[4] + t16;
+    let t27 = t22 + qdd[4];
+    let t28 = qd[4] * t24 + t21 * c_q4 - t20 * s_q4;
+    let t29 = qd[4] * t23 + t21 * s_q4 + t20 * c_q4;
+    let t30 = t23 * c_q5 + t26 * s_q5;
+    let t31 = t26 * c_q5 - t23 * s_q5;
+    let t32 = qd[5] - t24;
+    let t33 = qdd[5] + t29;
+    let t34 = qd[5] * t31 + t28 * c_q5 + t27 * s_q5;
+    let t35 = t27 * c_q5 - qd[5] * t30 - t28 * s_q5;
+    let t36 = t30 * c_q6 + t32 * s_q6;
+    let t37 = t32 * c_q6 - t30 * s_q6;
+    let t38 = t32 * t32;
+    let t39 = t30 * t31;
+    let t40 = qd[6] - t31;
+    let t41 = qdd[6] - t35;
+    let t42 = qd[6] * t37 + t34 * c_q6 + t33 * s_q6;
+    let t43 = t33 * c_q6 - t34 * s_q6 - qd[6] * t36;
+    let t44 = 0.7071067811865476 * t36 - 0.7071067811865475 * t37;
+    let t45 = 0.7071067811865475 * t36 + 0.7071067811865476 * t37;
+    let t46 = qd[7] * t40;
+    let t47 = t40 * t45;
+    let t48 = t40 * t44;
+    let t49 = t44 * t45;
+    let t50 = t26 * t26;
+    let t51 = t40 * t40;
+    let t52 = t36 * t40;
+    let t53 = t37 * t40;
+    let t54 = -2.0 * t5 - t2;
+    let t55 = -0.316 * (t1 * t6 - qdd[1]) - t3;
+    let t56 = c_q2 * t55 - 0.316 * s_q2 * t54;
+    let t57 = -0.316 * c_q2 * t54 - s_q2 * t55;
+    let t58 = t4 - 0.316 * (t0 + t6 * t6);
+    let t59 = t10 * t10 + t17;
+    let t60 = t12 + t18;
+    let t61 = t56 - 0.0825 * t59;
+    let t62 = t58 + 0.0825 * (t9 * t11 - t14);
+    let t63 = c_q3 * t61 + s_q3 * t62;
+    let t64 = c_q3 * t62 - s_q3 * t61;
+    let t65 = -0.0825 * t60 - t57;
+    let t66 = t15 * t16;
+    let t67 = t25 + t16 * t16;
+    let t68 = t66 - t20;
+    let t69 = t20 + t66;
+    let t70 = t25 + t15 * t15;
+    let t71 = t15 * t19 - t22;
+    let t72 = t21 + t16 * t19;
+    let t73 = t63 + 0.384 * t68 + 0.0825 * t67;
+    let t74 = t64 - 0.384 * t70 - 0.0825 * t69;
+    let t75 = t65 + 0.384 * t72 - 0.0825 * t71;
+    let t76 = c_q4 * t73 - s_q4 * t75;
+    let t77 = s_q4 * t73 + c_q4 * t75;
+    let t78 = t23 * t24;
+    let t79 = c_q5 * t76 + s_q5 * t74;
+    let t80 = c_q5 * t74 - s_q5 * t76;
+    let t81 = t31 * t31 + t38;
+    let t82 = t33 + t39;
+    let t83 = t30 * t32 - t35;
+    let t84 = t79 - 0.088 * t81;
+    let t85 = t77 + 0.088 * t83;
+    let t86 = c_q6 * t84 + s_q6 * t85;
+    let t87 = c_q6 * t85 - s_q6 * t84;
+    let t88 = -0.088 * t82 - t80;
+    let t89 = t36 * t36;
+    let t90 = t37 * t37;
+    let t91 = t36 * t37;
+    let t92 = t51 + t90;
+    let t93 = t91 - t41;
+    let t94 = t41 + t91;
+    let t95 = t51 + t89;
+    let t96 = t52 - t43;
+    let t97 = t42 + t53;
+    let t98 = q[7] * (0.7071067811865476 * t93 - 0.7071067811865475 * t92);
+    let t99 = t86 + 0.1654 * (t43 + t52);
+    let t100 = t98 + t99;
+    let t101 = q[7] * (0.7071067811865475 * t94 - 0.7071067811865476 * t95);
+    let t102 = t87 + 0.1654 * (t53 - t42);
+    let t103 = t101 + t102;
+    let t104 = qdd[7] + 0.7071067811865475 * t100 + 0.7071067811865476 * t103;
+    let t105 = 0.7071067811865476 * t100 - 2.0 * t46 - 0.7071067811865475 * t103;
+    let t106 = t88 - 0.1654 * (t89 + t90);
+    let t107 = 0.7071067811865476 * q[7] * t97 + 2.0 * qd[7] * t44
+        + 0.7071067811865475 * q[7] * t96;
+    let t108 = t106 + t107;
+    let t109 = t44 * t44;
+    let t110 = t45 * t45;
+    let t111 = t51 + t110;
+    let t112 = t49 - t41;
+    let t113 = 0.7071067811865475 * t42 + 0.7071067811865476 * t43;
+    let t114 = t48 + t113;
+    let t115 = t41 + t49;
+    let t116 = t51 + t109;
+    let t117 = 0.7071067811865476 * t42 - 0.7071067811865475 * t43;
+    let t118 = t47 - t117;
+    let t119 = t48 - t113;
+    let t120 = t47 + t117;
+    let t121 = t109 + t110;
+    let t122 = t99 - t98;
+    let t123 = t102 - t101;
+    let t124 = 0.7071067811865475 * t122 + 0.7071067811865476 * t123 - qdd[7];
+    let t125 = 2.0 * t46 + 0.7071067811865476 * t122 - 0.7071067811865475 * t123;
+    let t126 = t106 - t107;
+    let t127 = qd[1] * beta[5] - t6 * beta[3] - t1 * beta[4];
+    let t128 = qd[1] * beta[6] - t6 * beta[4];
+    let t129 = qd[1] * beta[7] - t6 * beta[5] - t1 * beta[6];
+    let t130 = t9 * beta[10] + t10 * beta[11] + t11 * beta[12];
+    let t131 = t9 * beta[11] + t11 * beta[13];
+    let t132 = t9 * beta[12] + t10 * beta[13] + t11 * beta[14];
+    let t133 = t15 * beta[17] + t16 * beta[18] + t19 * beta[19];
+    let t134 = t15 * beta[18] + t19 * beta[20];
+    let t135 = t15 * beta[19] + t16 * beta[20] + t19 * beta[21];
+    let t136 = t23 * beta[24] + t24 * beta[25] + t26 * beta[26];
+    let t137 = t23 * beta[25] + t26 * beta[27];
+    let t138 = t23 * beta[26] + t24 * beta[27] + t26 * beta[28];
+    let t139 = t30 * beta[31] + t31 * beta[32] + t32 * beta[33];
+    let t140 = t30 * beta[32] + t32 * beta[34];
+    let t141 = t30 * beta[33] + t31 * beta[34] + t32 * beta[35];
+    let t142 = t36 * beta[38] + t37 * beta[39] + t40 * beta[40];
+    let t143 = t36 * beta[39] + t40 * beta[41];
+    let t144 = t36 * beta[40] + t37 * beta[41] + t40 * beta[42];
+    let t145 = t105 * beta[43] + t112 * beta[45] + t114 * beta[46] - t111 * beta[44];
+    let t146 = t104 * beta[43] + t115 * beta[44] + t118 * beta[46] - t116 * beta[45];
+    let t147 = t108 * beta[43] + t119 * beta[44] + t120 * beta[45] - t121 * beta[46];
+    let t148 = t125 * beta[47] + t112 * beta[49] + t114 * beta[50] - t111 * beta[48];
+    let t149 = t124 * beta[47] + t115 * beta[48] + t118 * beta[50] - t116 * beta[49];
+    let t150 = t126 * beta[47] + t119 * beta[48] + t120 * beta[49] - t121 * beta[50];
+    let t151 = 0.7071067811865476 * t148 + 0.7071067811865475 * t149;
+    let t152 = 0.7071067811865476 * t149 - 0.7071067811865475 * t148;
+    let t153 = 0.7071067811865476 * t145 + 0.7071067811865475 * t146;
+    let t154 = 0.7071067811865476 * t146 - 0.7071067811865475 * t145;
+    let t155 = t93 * beta[37] + t151 + t153 - t92 * beta[36];
+    let t156 = t94 * beta[36] + t152 + t154 - t95 * beta[37];
+    let t157 = t105 * beta[46] + t125 * beta[50] - t108 * beta[44] - t126 * beta[48];
+    let t158 = t108 * beta[45] + t126 * beta[49] + q[7] * (t147 - t150) - t104 * beta[46]
+        - t124 * beta[50];
+    let t159 = t42 * beta[38] + t43 * beta[39] + t41 * beta[40] + t37 * t144
+        + t88 * beta[37] + 0.7071067811865475 * t157 + 0.7071067811865476 * t158
+        - t40 * t143 - 0.1654 * (t152 + t154);
+    let t160 = t42 * beta[39] + t41 * beta[41] + t40 * t142 + 0.1654 * (t151 + t153)
+        + 0.7071067811865476 * t157 - t36 * t144 - t88 * beta[36]
+        - 0.7071067811865475 * t158;
+    let t161 = t96 * beta[36] + t97 * beta[37] + t147 + t150;
+    let t162 = s_q6 * t155 + c_q6 * t156;
+    let t163 = (t39 - t33) * beta[30] + c_q6 * t155 - t81 * beta[29] - s_q6 * t156;
+    let t164 = t82 * beta[29] - (t38 + t30 * t30) * beta[30] - t161;
+    let t165 = t34 * beta[31] + t35 * beta[32] + t33 * beta[33] + t31 * t141
+        + t77 * beta[30] + c_q6 * t159 - t32 * t140 - s_q6 * t160;
+    let t166 = t37 * t142 + t86 * beta[37] + t105 * beta[45] + t125 * beta[49]
+        + q[7]
+            * (0.7071067811865476 * t153 + 0.7071067811865475 * t152
+                - 0.7071067811865476 * t151 - 0.7071067811865475 * t154) - t42 * beta[40]
+        - t43 * beta[41] - t41 * beta[42] - t36 * t143 - t87 * beta[36] - t104 * beta[44]
+        - t124 * beta[48];
+    let t167 = t34 * beta[32] + t33 * beta[34] + t32 * t139 + t166 - t30 * t141
+        - t77 * beta[29] - 0.088 * t162;
+    let t168 = (t78 - t27) * beta[23] + c_q5 * t163 - (t50 + t24 * t24) * beta[22]
+        - s_q5 * t164;
+    let t169 = (t27 + t78) * beta[22] - (t50 + t23 * t23) * beta[23] - t83 * beta[29]
+        - (t34 + t31 * t32) * beta[30] - t162;
+    let t170 = (t23 * t26 + t29) * beta[22] + (t28 + t24 * t26) * beta[23] + s_q5 * t163
+        + c_q5 * t164;
+    let t171 = t28 * beta[24] + t27 * beta[26] + t24 * t138 + t74 * beta[23]
+        + c_q5 * t165 - t29 * beta[25] - t26 * t137 - s_q5 * t167;
+    let t172 = t31 * t139 + t79 * beta[30] + 0.088 * t161 - t80 * beta[29] - s_q6 * t159
+        - c_q6 * t160 - t34 * beta[33] - t35 * beta[34] - t33 * beta[35] - t30 * t140;
+    let t173 = t28 * beta[25] + t27 * beta[27] + t26 * t136 + t172 - t23 * t138
+        - t74 * beta[22];
+    let t174 = c_q4 * t168 - s_q4 * t169;
+    let t175 = s_q4 * t168 + c_q4 * t169;
+    let t176 = t68 * beta[16] + t174 - t67 * beta[15];
+    let t177 = t69 * beta[15] + t170 - t70 * beta[16];
+    let t178 = t21 * beta[17] + t22 * beta[18] + t20 * beta[19] + t16 * t135
+        + t65 * beta[16] + c_q4 * t171 - 0.384 * t175 - t19 * t134 - s_q4 * t173;
+    let t179 = t27 * beta[28] + t23 * t137 + s_q5 * t165 + c_q5 * t167 + t28 * beta[26]
+        - t77 * beta[22] - t29 * beta[27] - t24 * t136 - t76 * beta[23];
+    let t180 = t21 * beta[18] + t20 * beta[20] + t19 * t133 + t179 - 0.0825 * t175
+        - t15 * t135 - t65 * beta[15];
+    let t181 = t175 - t71 * beta[15] - t72 * beta[16];
+    let t182 = (t18 - t12) * beta[9] + c_q3 * t176 - t59 * beta[8] - s_q3 * t177;
+    let t183 = t60 * beta[8] + t181 - (t17 + t9 * t9) * beta[9];
+    let t184 = t13 * beta[10] + t14 * beta[11] + t12 * beta[12] + t10 * t132
+        + t58 * beta[9] + c_q3 * t178 - t11 * t131 - s_q3 * t180;
+    let t185 = t63 * beta[16] + 0.0825 * t170 + 0.384 * t174 + s_q4 * t171 + c_q4 * t173
+        + t16 * t133 - t21 * beta[19] - t22 * beta[20] - t20 * beta[21] - t15 * t134
+        - t64 * beta[15];
+    let t186 = t13 * beta[11] + t12 * beta[13] + t11 * t130 + t185 - t9 * t132
+        - t58 * beta[8] - 0.0825 * (s_q3 * t176 + c_q3 * t177);
+    let t187 = t10 * t130 + t56 * beta[9] - t57 * beta[8] - 0.0825 * t181 - s_q3 * t178
+        - c_q3 * t180 - t13 * beta[12] - t14 * beta[13] - t12 * beta[14] - t9 * t131;
+    [
+        qdd[0] * beta[0] + qd[0] * beta[51]
+            + qd[0] * beta[52] / sqrt(qd[0] * qd[0] + 0.000001)
+            - s_q1
+                * (t8 * beta[4] + qdd[1] * beta[5] + c_q2 * t184 - t7 * beta[3]
+                    - t1 * t129 - qd[1] * t128 - s_q2 * t186
+                    - 0.316 * (s_q2 * t182 + c_q2 * t183))
+            - c_q1 * (qdd[1] * beta[6] + qd[1] * t127 + t6 * t129 + t187 - t7 * beta[4]),
+        t8 * beta[6] + qdd[1] * beta[7] + t1 * t127 + t3 * beta[2] + qd[1] * beta[53]
+            + qd[1] * beta[54] / sqrt(t0 + 0.000001) + s_q2 * t184 + c_q2 * t186
+            + 0.316 * (c_q2 * t182 - s_q2 * t183) - t7 * beta[5] - t6 * t128
+            - t4 * beta[1],
+        qd[2] * beta[55] + qd[2] * beta[56] / sqrt(qd[2] * qd[2] + 0.000001) - t187,
+        qd[3] * beta[57] + qd[3] * beta[58] / sqrt(qd[3] * qd[3] + 0.000001) - t185,
+        qd[4] * beta[59] + qd[4] * beta[60] / sqrt(qd[4] * qd[4] + 0.000001) + t179,
+        qd[5] * beta[61] + qd[5] * beta[62] / sqrt(qd[5] * qd[5] + 0.000001) - t172,
+        qd[6] * beta[63] + qd[6] * beta[64] / sqrt(qd[6] * qd[6] + 0.000001) - t166,
+        qd[7] * beta[65] + t146 - t149,
     ]
 }
 

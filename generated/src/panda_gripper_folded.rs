@@ -133,6 +133,7 @@
 //! | `standard_regressor` | 1802 | 1207 | 7 | 7 | 6 | 6 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `regressor` | 1307 | 897 | 7 | 7 | 6 | 6 |
+//! | `base_inverse_dynamics` | 479 | 401 | 7 | 7 | 6 | 6 |
 //! | `linearization` | 7270 | 5390 | 15 | 0 | 6 | 6 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -17464,6 +17465,312 @@ fn regressor_with_body(
             0.0,
             qd[7],
         ],
+    ]
+}
+
+/// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 479, add: 401, div: 7, sqrt: 7, sin: 6, cos: 6, exp: 0 };
+
+/// The joint forces written in the base parameters: `Y_b β` for the given `beta`
+/// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
+/// in fewer operations than `regressor` times `beta`. At `beta = base_parameters(p)`
+/// it is `inverse_dynamics − friction_forces`, the force the drives supply (of the tree for a mechanism with
+/// loops); with an identified `beta`, the identified model's. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_inverse_dynamics_with`]; its cost is [`OPS_BASE_INVERSE_DYNAMICS`].
+pub fn base_inverse_dynamics(
+    p: &Params,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with(&p.derived(), beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn base_inverse_dynamics_with(
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { base_inverse_dynamics_with_avx(avx2, d, beta, q, qd, qdd) };
+    }
+    base_inverse_dynamics_with_body(BuildLanes, d, beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn base_inverse_dynamics_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with_body(avx2, d, beta, q, qd, qdd)
+}
+
+/// The statements of [`base_inverse_dynamics_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn base_inverse_dynamics_with_body(
+    lanes: impl QuadLanes,
+    _d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let t0 = qd[1] * qd[1];
+    let t1 = qd[0] * c_q1;
+    let t2 = qdd[0] * s_q1;
+    let t3 = qd[1] * t1;
+    let t4 = qd[0] * s_q1;
+    let t5 = t2 + t3;
+    let t6 = qd[1] * t4 - qdd[0] * c_q1;
+    let t7 = qd[1] * s_q2 - t4 * c_q2;
+    let t8 = t4 * s_q2 + qd[1] * c_q2;
+    let t9 = qd[2] + t1;
+    let t10 = qdd[2] - t6;
+    let t11 = qdd[1] * s_q2 + qd[2] * t8 - t5 * c_q2;
+    let t12 = qdd[1] * c_q2 + t5 * s_q2 - qd[2] * t7;
+    let t13 = t7 * c_q3 + t9 * s_q3;
+    let t14 = t9 * c_q3 - t7 * s_q3;
+    let t15 = t9 * t9;
+    let t16 = t7 * t8;
+    let t17 = qd[3] - t8;
+    let t18 = qdd[3] - t12;
+    let t19 = qd[3] * t14 + t11 * c_q3 + t10 * s_q3;
+    let t20 = t10 * c_q3 - t11 * s_q3 - qd[3] * t13;
+    let t21 = t13 * c_q4 - t17 * s_q4;
+    let t22 = -t13 * s_q4 - t17 * c_q4;
+    let t23 = t17 * t17;
+    let t24 = qd[4] + t14;
+    let t25 = t20 + qdd[4];
+    let t26 = qd[4] * t22 + t19 * c_q4 - t18 * s_q4;
+    let t27 = qd[4] * t21 + t19 * s_q4 + t18 * c_q4;
+    let t28 = t21 * c_q5 + t24 * s_q5;
+    let t29 = t24 * c_q5 - t21 * s_q5;
+    let t30 = qd[5] - t22;
+    let t31 = qdd[5] + t27;
+    let t32 = qd[5] * t29 + t26 * c_q5 + t25 * s_q5;
+    let t33 = t25 * c_q5 - qd[5] * t28 - t26 * s_q5;
+    let t34 = t28 * c_q6 + t30 * s_q6;
+    let t35 = t30 * c_q6 - t28 * s_q6;
+    let t36 = t30 * t30;
+    let t37 = t28 * t29;
+    let t38 = qd[6] - t29;
+    let t39 = qdd[6] - t33;
+    let t40 = qd[6] * t35 + t32 * c_q6 + t31 * s_q6;
+    let t41 = t31 * c_q6 - t32 * s_q6 - qd[6] * t34;
+    let t42 = 0.7071067811865476 * t34 - 0.7071067811865475 * t35;
+    let t43 = 0.7071067811865475 * t34 + 0.7071067811865476 * t35;
+    let t44 = qd[7] * t38;
+    let t45 = t38 * t43;
+    let t46 = t38 * t42;
+    let t47 = t42 * t43;
+    let t48 = t24 * t24;
+    let t49 = t38 * t38;
+    let t50 = t34 * t38;
+    let t51 = t35 * t38;
+    let t52 = -2.0 * t3 - t2;
+    let t53 = -9.81 * s_q1 - 0.316 * (t1 * t4 - qdd[1]);
+    let t54 = c_q2 * t53 - 0.316 * s_q2 * t52;
+    let t55 = -0.316 * c_q2 * t52 - s_q2 * t53;
+    let t56 = 9.81 * c_q1 - 0.316 * (t0 + t4 * t4);
+    let t57 = t8 * t8 + t15;
+    let t58 = t10 + t16;
+    let t59 = t54 - 0.0825 * t57;
+    let t60 = t56 + 0.0825 * (t7 * t9 - t12);
+    let t61 = c_q3 * t59 + s_q3 * t60;
+    let t62 = c_q3 * t60 - s_q3 * t59;
+    let t63 = -0.0825 * t58 - t55;
+    let t64 = t13 * t14;
+    let t65 = t23 + t14 * t14;
+    let t66 = t64 - t18;
+    let t67 = t18 + t64;
+    let t68 = t23 + t13 * t13;
+    let t69 = t13 * t17 - t20;
+    let t70 = t19 + t14 * t17;
+    let t71 = t61 + 0.384 * t66 + 0.0825 * t65;
+    let t72 = t62 - 0.384 * t68 - 0.0825 * t67;
+    let t73 = t63 + 0.384 * t70 - 0.0825 * t69;
+    let t74 = c_q4 * t71 - s_q4 * t73;
+    let t75 = s_q4 * t71 + c_q4 * t73;
+    let t76 = t21 * t22;
+    let t77 = c_q5 * t74 + s_q5 * t72;
+    let t78 = c_q5 * t72 - s_q5 * t74;
+    let t79 = t29 * t29 + t36;
+    let t80 = t31 + t37;
+    let t81 = t28 * t30 - t33;
+    let t82 = t77 - 0.088 * t79;
+    let t83 = t75 + 0.088 * t81;
+    let t84 = c_q6 * t82 + s_q6 * t83;
+    let t85 = c_q6 * t83 - s_q6 * t82;
+    let t86 = -0.088 * t80 - t78;
+    let t87 = t34 * t34;
+    let t88 = t35 * t35;
+    let t89 = t34 * t35;
+    let t90 = t49 + t88;
+    let t91 = t89 - t39;
+    let t92 = t39 + t89;
+    let t93 = t49 + t87;
+    let t94 = t50 - t41;
+    let t95 = t40 + t51;
+    let t96 = q[7] * (0.7071067811865476 * t91 - 0.7071067811865475 * t90);
+    let t97 = t84 + 0.1654 * (t41 + t50);
+    let t98 = t96 + t97;
+    let t99 = q[7] * (0.7071067811865475 * t92 - 0.7071067811865476 * t93);
+    let t100 = t85 + 0.1654 * (t51 - t40);
+    let t101 = t99 + t100;
+    let t102 = qdd[7] + 0.7071067811865475 * t98 + 0.7071067811865476 * t101;
+    let t103 = 0.7071067811865476 * t98 - 2.0 * t44 - 0.7071067811865475 * t101;
+    let t104 = t86 - 0.1654 * (t87 + t88);
+    let t105 = 0.7071067811865476 * q[7] * t95 + 2.0 * qd[7] * t42
+        + 0.7071067811865475 * q[7] * t94;
+    let t106 = t104 + t105;
+    let t107 = t42 * t42;
+    let t108 = t43 * t43;
+    let t109 = t49 + t108;
+    let t110 = t47 - t39;
+    let t111 = 0.7071067811865475 * t40 + 0.7071067811865476 * t41;
+    let t112 = t46 + t111;
+    let t113 = t39 + t47;
+    let t114 = t49 + t107;
+    let t115 = 0.7071067811865476 * t40 - 0.7071067811865475 * t41;
+    let t116 = t45 - t115;
+    let t117 = t46 - t111;
+    let t118 = t45 + t115;
+    let t119 = t107 + t108;
+    let t120 = t97 - t96;
+    let t121 = t100 - t99;
+    let t122 = 0.7071067811865475 * t120 + 0.7071067811865476 * t121 - qdd[7];
+    let t123 = 2.0 * t44 + 0.7071067811865476 * t120 - 0.7071067811865475 * t121;
+    let t124 = t104 - t105;
+    let t125 = qd[1] * beta[5] - t4 * beta[3] - t1 * beta[4];
+    let t126 = qd[1] * beta[6] - t4 * beta[4];
+    let t127 = qd[1] * beta[7] - t4 * beta[5] - t1 * beta[6];
+    let t128 = t7 * beta[10] + t8 * beta[11] + t9 * beta[12];
+    let t129 = t7 * beta[11] + t9 * beta[13];
+    let t130 = t7 * beta[12] + t8 * beta[13] + t9 * beta[14];
+    let t131 = t13 * beta[17] + t14 * beta[18] + t17 * beta[19];
+    let t132 = t13 * beta[18] + t17 * beta[20];
+    let t133 = t13 * beta[19] + t14 * beta[20] + t17 * beta[21];
+    let t134 = t21 * beta[24] + t22 * beta[25] + t24 * beta[26];
+    let t135 = t21 * beta[25] + t24 * beta[27];
+    let t136 = t21 * beta[26] + t22 * beta[27] + t24 * beta[28];
+    let t137 = t28 * beta[31] + t29 * beta[32] + t30 * beta[33];
+    let t138 = t28 * beta[32] + t30 * beta[34];
+    let t139 = t28 * beta[33] + t29 * beta[34] + t30 * beta[35];
+    let t140 = t34 * beta[38] + t35 * beta[39] + t38 * beta[40];
+    let t141 = t34 * beta[39] + t38 * beta[41];
+    let t142 = t34 * beta[40] + t35 * beta[41] + t38 * beta[42];
+    let t143 = t103 * beta[43] + t110 * beta[45] + t112 * beta[46] - t109 * beta[44];
+    let t144 = t102 * beta[43] + t113 * beta[44] + t116 * beta[46] - t114 * beta[45];
+    let t145 = t106 * beta[43] + t117 * beta[44] + t118 * beta[45] - t119 * beta[46];
+    let t146 = t123 * beta[47] + t110 * beta[49] + t112 * beta[50] - t109 * beta[48];
+    let t147 = t122 * beta[47] + t113 * beta[48] + t116 * beta[50] - t114 * beta[49];
+    let t148 = t124 * beta[47] + t117 * beta[48] + t118 * beta[49] - t119 * beta[50];
+    let t149 = 0.7071067811865476 * t146 + 0.7071067811865475 * t147;
+    let t150 = 0.7071067811865476 * t147 - 0.7071067811865475 * t146;
+    let t151 = 0.7071067811865476 * t143 + 0.7071067811865475 * t144;
+    let t152 = 0.7071067811865476 * t144 - 0.7071067811865475 * t143;
+    let t153 = t91 * beta[37] + t149 + t151 - t90 * beta[36];
+    let t154 = t92 * beta[36] + t150 + t152 - t93 * beta[37];
+    let t155 = t103 * beta[46] + t123 * beta[50] - t106 * beta[44] - t124 * beta[48];
+    let t156 = t106 * beta[45] + t124 * beta[49] + q[7] * (t145 - t148) - t102 * beta[46]
+        - t122 * beta[50];
+    let t157 = t40 * beta[38] + t41 * beta[39] + t39 * beta[40] + t35 * t142
+        + t86 * beta[37] + 0.7071067811865475 * t155 + 0.7071067811865476 * t156
+        - t38 * t141 - 0.1654 * (t150 + t152);
+    let t158 = t40 * beta[39] + t39 * beta[41] + t38 * t140 + 0.1654 * (t149 + t151)
+        + 0.7071067811865476 * t155 - t34 * t142 - t86 * beta[36]
+        - 0.7071067811865475 * t156;
+    let t159 = t94 * beta[36] + t95 * beta[37] + t145 + t148;
+    let t160 = s_q6 * t153 + c_q6 * t154;
+    let t161 = (t37 - t31) * beta[30] + c_q6 * t153 - t79 * beta[29] - s_q6 * t154;
+    let t162 = t80 * beta[29] - (t36 + t28 * t28) * beta[30] - t159;
+    let t163 = t32 * beta[31] + t33 * beta[32] + t31 * beta[33] + t29 * t139
+        + t75 * beta[30] + c_q6 * t157 - t30 * t138 - s_q6 * t158;
+    let t164 = t35 * t140 + t84 * beta[37] + t103 * beta[45] + t123 * beta[49]
+        + q[7]
+            * (0.7071067811865476 * t151 + 0.7071067811865475 * t150
+                - 0.7071067811865476 * t149 - 0.7071067811865475 * t152) - t40 * beta[40]
+        - t41 * beta[41] - t39 * beta[42] - t34 * t141 - t85 * beta[36] - t102 * beta[44]
+        - t122 * beta[48];
+    let t165 = t32 * beta[32] + t31 * beta[34] + t30 * t137 + t164 - t28 * t139
+        - t75 * beta[29] - 0.088 * t160;
+    let t166 = (t76 - t25) * beta[23] + c_q5 * t161 - (t48 + t22 * t22) * beta[22]
+        - s_q5 * t162;
+    let t167 = (t25 + t76) * beta[22] - (t48 + t21 * t21) * beta[23] - t81 * beta[29]
+        - (t32 + t29 * t30) * beta[30] - t160;
+    let t168 = (t21 * t24 + t27) * beta[22] + (t26 + t22 * t24) * beta[23] + s_q5 * t161
+        + c_q5 * t162;
+    let t169 = t26 * beta[24] + t25 * beta[26] + t22 * t136 + t72 * beta[23]
+        + c_q5 * t163 - t27 * beta[25] - t24 * t135 - s_q5 * t165;
+    let t170 = t29 * t137 + t77 * beta[30] + 0.088 * t159 - t78 * beta[29] - s_q6 * t157
+        - c_q6 * t158 - t32 * beta[33] - t33 * beta[34] - t31 * beta[35] - t28 * t138;
+    let t171 = t26 * beta[25] + t25 * beta[27] + t24 * t134 + t170 - t21 * t136
+        - t72 * beta[22];
+    let t172 = c_q4 * t166 - s_q4 * t167;
+    let t173 = s_q4 * t166 + c_q4 * t167;
+    let t174 = t66 * beta[16] + t172 - t65 * beta[15];
+    let t175 = t67 * beta[15] + t168 - t68 * beta[16];
+    let t176 = t19 * beta[17] + t20 * beta[18] + t18 * beta[19] + t14 * t133
+        + t63 * beta[16] + c_q4 * t169 - 0.384 * t173 - t17 * t132 - s_q4 * t171;
+    let t177 = t25 * beta[28] + t21 * t135 + s_q5 * t163 + c_q5 * t165 + t26 * beta[26]
+        - t75 * beta[22] - t27 * beta[27] - t22 * t134 - t74 * beta[23];
+    let t178 = t19 * beta[18] + t18 * beta[20] + t17 * t131 + t177 - 0.0825 * t173
+        - t13 * t133 - t63 * beta[15];
+    let t179 = t173 - t69 * beta[15] - t70 * beta[16];
+    let t180 = (t16 - t10) * beta[9] + c_q3 * t174 - t57 * beta[8] - s_q3 * t175;
+    let t181 = t58 * beta[8] + t179 - (t15 + t7 * t7) * beta[9];
+    let t182 = t11 * beta[10] + t12 * beta[11] + t10 * beta[12] + t8 * t130
+        + t56 * beta[9] + c_q3 * t176 - t9 * t129 - s_q3 * t178;
+    let t183 = t61 * beta[16] + 0.0825 * t168 + 0.384 * t172 + s_q4 * t169 + c_q4 * t171
+        + t14 * t131 - t19 * beta[19] - t20 * beta[20] - t18 * beta[21] - t13 * t132
+        - t62 * beta[15];
+    let t184 = t11 * beta[11] + t10 * beta[13] + t9 * t128 + t183 - t7 * t130
+        - t56 * beta[8] - 0.0825 * (s_q3 * t174 + c_q3 * t175);
+    let t185 = t8 * t128 + t54 * beta[9] - t55 * beta[8] - 0.0825 * t179 - s_q3 * t176
+        - c_q3 * t178 - t11 * beta[12] - t12 * beta[13] - t10 * beta[14] - t7 * t129;
+    [
+        qdd[0] * beta[0] + qd[0] * beta[51]
+            + qd[0] * beta[52] / sqrt(qd[0] * qd[0] + 0.000001)
+            - s_q1
+                * (t6 * beta[4] + qdd[1] * beta[5] + c_q2 * t182 - t5 * beta[3]
+                    - t1 * t127 - qd[1] * t126 - s_q2 * t184
+                    - 0.316 * (s_q2 * t180 + c_q2 * t181))
+            - c_q1 * (qdd[1] * beta[6] + qd[1] * t125 + t4 * t127 + t185 - t5 * beta[4]),
+        t6 * beta[6] + qdd[1] * beta[7] + t1 * t125 + qd[1] * beta[53]
+            + qd[1] * beta[54] / sqrt(t0 + 0.000001) + s_q2 * t182 + c_q2 * t184
+            + 9.81 * (s_q1 * beta[2] - c_q1 * beta[1])
+            + 0.316 * (c_q2 * t180 - s_q2 * t181) - t5 * beta[5] - t4 * t126,
+        qd[2] * beta[55] + qd[2] * beta[56] / sqrt(qd[2] * qd[2] + 0.000001) - t185,
+        qd[3] * beta[57] + qd[3] * beta[58] / sqrt(qd[3] * qd[3] + 0.000001) - t183,
+        qd[4] * beta[59] + qd[4] * beta[60] / sqrt(qd[4] * qd[4] + 0.000001) + t177,
+        qd[5] * beta[61] + qd[5] * beta[62] / sqrt(qd[5] * qd[5] + 0.000001) - t170,
+        qd[6] * beta[63] + qd[6] * beta[64] / sqrt(qd[6] * qd[6] + 0.000001) - t164,
+        qd[7] * beta[65] + t144 - t147,
     ]
 }
 

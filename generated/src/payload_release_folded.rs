@@ -94,6 +94,7 @@
 //! | `standard_regressor` | 44 | 49 | 0 | 0 | 2 | 2 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `regressor` | 41 | 48 | 0 | 0 | 2 | 2 |
+//! | `base_inverse_dynamics` | 92 | 67 | 0 | 0 | 2 | 2 |
 //! | `linearization` | 109 | 44 | 2 | 0 | 2 | 2 |
 //! | `constrained_forward_dynamics` | 1311 | 1159 | 167 | 14 | 6 | 6 |
 //! | `cut_joint_reactions` | 1319 | 1164 | 167 | 14 | 7 | 7 |
@@ -3257,6 +3258,76 @@ pub fn regressor_with(
             t15,
             qdd[7],
         ],
+    ]
+}
+
+/// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 92, add: 67, div: 0, sqrt: 0, sin: 2, cos: 2, exp: 0 };
+
+/// The joint forces written in the base parameters: `Y_b β` for the given `beta`
+/// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
+/// in fewer operations than `regressor` times `beta`. At `beta = base_parameters(p)`
+/// it is `inverse_dynamics` (of the tree for a mechanism with
+/// loops); with an identified `beta`, the identified model's. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_inverse_dynamics_with`]; its cost is [`OPS_BASE_INVERSE_DYNAMICS`].
+pub fn base_inverse_dynamics(
+    p: &Params,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with(&p.derived(), beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_inverse_dynamics_with(
+    _d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let t0 = 9.81 * s_q0 - 0.6 * qd[0] * qd[0];
+    let t1 = 9.81 * c_q0 + 0.6 * qdd[0];
+    let t2 = qd[0] + qd[1];
+    let t3 = qdd[0] + qdd[1];
+    let t4 = 19.62 * (q[5] * q[6] + q[7] * q[8]) + qdd[2] + qd[4] * qd[6]
+        - qd[3] * qd[7];
+    let t5 = 9.81 * (1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7])) + qdd[3] + qd[2] * qd[7]
+        - qd[4] * qd[5];
+    let t6 = 19.62 * (q[6] * q[7] - q[5] * q[8]) + qdd[4] + qd[3] * qd[5]
+        - qd[2] * qd[6];
+    let t7 = t3 * beta[5];
+    let t8 = (c_q1 * t1 - s_q1 * t0) * beta[3];
+    let t9 = (c_q1 * t0 + s_q1 * t1) * beta[4];
+    let t10 = qd[6] * beta[9] - qd[7] * beta[8];
+    let t11 = qd[7] * beta[7] - qd[5] * beta[9];
+    let t12 = qd[5] * beta[8] - qd[6] * beta[7];
+    let t13 = qd[5] * beta[10] + qd[6] * beta[11] + qd[7] * beta[13];
+    let t14 = qd[5] * beta[11] + qd[6] * beta[12] + qd[7] * beta[14];
+    let t15 = qd[5] * beta[13] + qd[6] * beta[14] + qd[7] * beta[15];
+    let t16 = t7 + t8 - t9;
+    [
+        t16 + qdd[0] * beta[2] + 9.81 * (c_q0 * beta[0] - s_q0 * beta[1])
+            + 0.6
+                * (c_q1 * (t3 * beta[3] - t2 * t2 * beta[4])
+                    - s_q1 * (t3 * beta[4] + t2 * t2 * beta[3])),
+        t16,
+        t4 * beta[6] + qdd[6] * beta[9] + qd[6] * t12 - qdd[7] * beta[8] - qd[7] * t11,
+        t5 * beta[6] + qdd[7] * beta[7] + qd[7] * t10 - qdd[5] * beta[9] - qd[5] * t12,
+        t6 * beta[6] + qdd[5] * beta[8] + qd[5] * t11 - qdd[6] * beta[7] - qd[6] * t10,
+        qdd[5] * beta[10] + qdd[6] * beta[11] + qdd[7] * beta[13] + qd[6] * t15
+            + t6 * beta[8] - qd[7] * t14 - t5 * beta[9],
+        qdd[5] * beta[11] + qdd[6] * beta[12] + qdd[7] * beta[14] + qd[7] * t13
+            + t4 * beta[9] - qd[5] * t15 - t6 * beta[7],
+        qdd[5] * beta[13] + qdd[6] * beta[14] + qdd[7] * beta[15] + qd[5] * t14
+            + t5 * beta[7] - qd[6] * t13 - t4 * beta[8],
     ]
 }
 

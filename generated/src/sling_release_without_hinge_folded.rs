@@ -72,6 +72,7 @@
 //! | `standard_regressor` | 22 | 37 | 0 | 0 | 0 | 0 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `regressor` | 22 | 37 | 0 | 0 | 0 | 0 |
+//! | `base_inverse_dynamics` | 67 | 52 | 0 | 0 | 0 | 0 |
 //! | `linearization` | 41 | 16 | 0 | 0 | 0 | 0 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -1094,6 +1095,62 @@ pub fn regressor_with(
         [0.0, 0.0, t2, -t1, qdd[3], t13, -t7, t11, t3 - t4, t7],
         [0.0, -t2, 0.0, t0, t6, t14, qdd[4], t4 - t8, t9, -t6],
         [0.0, t1, -t0, 0.0, -t5, t8 - t3, t5, t12, t10, qdd[5]],
+    ]
+}
+
+/// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 67, add: 52, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
+/// The joint forces written in the base parameters: `Y_b β` for the given `beta`
+/// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
+/// in fewer operations than `regressor` times `beta`. At `beta = base_parameters(p)`
+/// it is `inverse_dynamics` (of the tree for a mechanism with
+/// loops); with an identified `beta`, the identified model's. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_inverse_dynamics_with`]; its cost is [`OPS_BASE_INVERSE_DYNAMICS`].
+pub fn base_inverse_dynamics(
+    p: &Params,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with(&p.derived(), beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_inverse_dynamics_with(
+    _d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let t0 = 19.62 * (q[3] * q[4] + q[5] * q[6]) + qdd[0] + qd[2] * qd[4]
+        - qd[1] * qd[5];
+    let t1 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5])) + qdd[1] + qd[0] * qd[5]
+        - qd[2] * qd[3];
+    let t2 = 19.62 * (q[4] * q[5] - q[3] * q[6]) + qdd[2] + qd[1] * qd[3]
+        - qd[0] * qd[4];
+    let t3 = qd[4] * beta[3] - qd[5] * beta[2];
+    let t4 = qd[5] * beta[1] - qd[3] * beta[3];
+    let t5 = qd[3] * beta[2] - qd[4] * beta[1];
+    let t6 = qd[3] * beta[4] + qd[4] * beta[5] + qd[5] * beta[7];
+    let t7 = qd[3] * beta[5] + qd[4] * beta[6] + qd[5] * beta[8];
+    let t8 = qd[3] * beta[7] + qd[4] * beta[8] + qd[5] * beta[9];
+    [
+        t0 * beta[0] + qdd[4] * beta[3] + qd[4] * t5 - qdd[5] * beta[2] - qd[5] * t4,
+        t1 * beta[0] + qdd[5] * beta[1] + qd[5] * t3 - qdd[3] * beta[3] - qd[3] * t5,
+        t2 * beta[0] + qdd[3] * beta[2] + qd[3] * t4 - qdd[4] * beta[1] - qd[4] * t3,
+        qdd[3] * beta[4] + qdd[4] * beta[5] + qdd[5] * beta[7] + qd[4] * t8
+            + t2 * beta[2] - qd[5] * t7 - t1 * beta[3],
+        qdd[3] * beta[5] + qdd[4] * beta[6] + qdd[5] * beta[8] + qd[5] * t6
+            + t0 * beta[3] - qd[3] * t8 - t2 * beta[1],
+        qdd[3] * beta[7] + qdd[4] * beta[8] + qdd[5] * beta[9] + qd[3] * t7
+            + t1 * beta[1] - qd[4] * t6 - t0 * beta[2],
     ]
 }
 

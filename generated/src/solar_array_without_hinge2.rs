@@ -73,6 +73,7 @@
 //! | `standard_regressor` | 12 | 30 | 0 | 0 | 0 | 0 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `regressor` | 12 | 30 | 0 | 0 | 0 | 0 |
+//! | `base_inverse_dynamics` | 58 | 45 | 0 | 0 | 0 | 0 |
 //! | `linearization` | 106 | 53 | 0 | 0 | 0 | 0 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -1514,6 +1515,60 @@ pub fn regressor_with(
         [0.0, 0.0, 0.0, t8, -t7, qdd[4], qdd[5] - t13, -t14, t16, t10 - t11, t14],
         [0.0, 0.0, -t8, 0.0, t6, t13, t17, qdd[5], t11 - t9, qdd[6] - t12, -t13],
         [0.0, 0.0, t7, -t6, 0.0, -t12, t9 - t10, t12, qdd[4] - t14, t15, qdd[6]],
+    ]
+}
+
+/// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 58, add: 45, div: 0, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+
+/// The joint forces written in the base parameters: `Y_b β` for the given `beta`
+/// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
+/// in fewer operations than `regressor` times `beta`. At `beta = base_parameters(p)`
+/// it is `inverse_dynamics` (of the tree for a mechanism with
+/// loops); with an identified `beta`, the identified model's. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_inverse_dynamics_with`]; its cost is [`OPS_BASE_INVERSE_DYNAMICS`].
+pub fn base_inverse_dynamics(
+    p: &Params,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with(&p.derived(), beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_inverse_dynamics_with(
+    _d: &Derived,
+    beta: &[Real; NBP],
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let t0 = qdd[1] + qd[3] * qd[5] - qd[2] * qd[6];
+    let t1 = qdd[2] + qd[1] * qd[6] - qd[3] * qd[4];
+    let t2 = qdd[3] + qd[2] * qd[4] - qd[1] * qd[5];
+    let t3 = qd[5] * beta[4] - qd[6] * beta[3];
+    let t4 = qd[6] * beta[2] - qd[4] * beta[4];
+    let t5 = qd[4] * beta[3] - qd[5] * beta[2];
+    let t6 = qd[4] * beta[5] + qd[5] * beta[6] + qd[6] * beta[8];
+    let t7 = qd[4] * beta[6] + qd[5] * beta[7] + qd[6] * beta[9];
+    let t8 = qd[4] * beta[8] + qd[5] * beta[9] + qd[6] * beta[10];
+    [
+        qdd[0] * beta[0],
+        t0 * beta[1] + qdd[5] * beta[4] + qd[5] * t5 - qdd[6] * beta[3] - qd[6] * t4,
+        t1 * beta[1] + qdd[6] * beta[2] + qd[6] * t3 - qdd[4] * beta[4] - qd[4] * t5,
+        t2 * beta[1] + qdd[4] * beta[3] + qd[4] * t4 - qdd[5] * beta[2] - qd[5] * t3,
+        qdd[4] * beta[5] + qdd[5] * beta[6] + qdd[6] * beta[8] + qd[5] * t8
+            + t2 * beta[3] - qd[6] * t7 - t1 * beta[4],
+        qdd[4] * beta[6] + qdd[5] * beta[7] + qdd[6] * beta[9] + qd[6] * t6
+            + t0 * beta[4] - qd[4] * t8 - t2 * beta[2],
+        qdd[4] * beta[8] + qdd[5] * beta[9] + qdd[6] * beta[10] + qd[4] * t7
+            + t1 * beta[2] - qd[5] * t6 - t0 * beta[3],
     ]
 }
 

@@ -153,6 +153,7 @@
 //! | `standard_regressor` | 664 | 492 | 12 | 12 | 12 | 12 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `regressor` | 508 | 392 | 12 | 12 | 12 | 12 |
+//! | `base_inverse_dynamics` | 532 | 420 | 12 | 12 | 12 | 12 |
 //! | `linearization` | 2272 | 1496 | 20 | 0 | 12 | 12 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -10412,6 +10413,356 @@ fn regressor_with_body(
             qd[11],
             qd[11] / sqrt(qd[11] * qd[11] + 0.000001),
         ],
+    ]
+}
+
+/// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 532, add: 420, div: 12, sqrt: 12, sin: 12, cos: 12, exp: 0 };
+
+/// The joint forces written in the base parameters: `Y_b β` for the given `beta`
+/// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
+/// in fewer operations than `regressor` times `beta`. At `beta = base_parameters(p)`
+/// it is `inverse_dynamics − friction_forces`, the force the drives supply (of the tree for a mechanism with
+/// loops); with an identified `beta`, the identified model's. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_inverse_dynamics_with`]; its cost is [`OPS_BASE_INVERSE_DYNAMICS`].
+pub fn base_inverse_dynamics(
+    p: &Params,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with(&p.derived(), beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn base_inverse_dynamics_with(
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { base_inverse_dynamics_with_avx(avx2, d, beta, q, qd, qdd) };
+    }
+    base_inverse_dynamics_with_body(BuildLanes, d, beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn base_inverse_dynamics_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with_body(avx2, d, beta, q, qd, qdd)
+}
+
+/// The statements of [`base_inverse_dynamics_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn base_inverse_dynamics_with_body(
+    lanes: impl QuadLanes,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[3]);
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = lanes
+        .sin_cos_quad(q[4], q[5], q[6], q[7]);
+    let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = lanes
+        .sin_cos_quad(q[8], q[9], q[10], q[11]);
+    let t0 = qd[0] * qd[0];
+    let t1 = qd[1] * qd[1];
+    let t2 = qd[3] * qd[3];
+    let t3 = qd[4] * qd[4];
+    let t4 = qd[6] * qd[6];
+    let t5 = qd[7] * qd[7];
+    let t6 = qd[9] * qd[9];
+    let t7 = qd[10] * qd[10];
+    let t8 = p.g * s_q0;
+    let t9 = p.g * c_q0;
+    let t10 = qdd[0] * c_q1;
+    let t11 = qdd[0] * s_q1;
+    let t12 = t8 - 0.014 * t0;
+    let t13 = 0.014 * qdd[0] + t9;
+    let t14 = s_q1 * t13;
+    let t15 = c_q1 * t13;
+    let t16 = qd[0] * s_q1;
+    let t17 = qd[1] * t16;
+    let t18 = qd[0] * c_q1;
+    let t19 = t10 - t17;
+    let t20 = t11 + qd[1] * t18;
+    let t21 = t18 * c_q2 - t16 * s_q2;
+    let t22 = t18 * s_q2 + t16 * c_q2;
+    let t23 = t16 * t18;
+    let t24 = t18 * t18;
+    let t25 = qd[1] + qd[2];
+    let t26 = qdd[1] + qdd[2];
+    let t27 = t19 * c_q2 - t20 * s_q2 - qd[2] * t22;
+    let t28 = qd[2] * t21 + t19 * s_q2 + t20 * c_q2;
+    let t29 = p.g * s_q3;
+    let t30 = p.g * c_q3;
+    let t31 = qdd[3] * c_q4;
+    let t32 = qdd[3] * s_q4;
+    let t33 = 0.014 * t2 + t29;
+    let t34 = t30 - 0.014 * qdd[3];
+    let t35 = s_q4 * t34;
+    let t36 = c_q4 * t34;
+    let t37 = qd[3] * s_q4;
+    let t38 = qd[4] * t37;
+    let t39 = qd[3] * c_q4;
+    let t40 = t31 - t38;
+    let t41 = t32 + qd[4] * t39;
+    let t42 = t39 * c_q5 - t37 * s_q5;
+    let t43 = t39 * s_q5 + t37 * c_q5;
+    let t44 = t37 * t39;
+    let t45 = t39 * t39;
+    let t46 = qd[4] + qd[5];
+    let t47 = qdd[4] + qdd[5];
+    let t48 = t40 * c_q5 - t41 * s_q5 - qd[5] * t43;
+    let t49 = qd[5] * t42 + t40 * s_q5 + t41 * c_q5;
+    let t50 = p.g * s_q6;
+    let t51 = p.g * c_q6;
+    let t52 = qdd[6] * c_q7;
+    let t53 = qdd[6] * s_q7;
+    let t54 = t50 - 0.014 * t4;
+    let t55 = 0.014 * qdd[6] + t51;
+    let t56 = s_q7 * t55;
+    let t57 = c_q7 * t55;
+    let t58 = qd[6] * s_q7;
+    let t59 = qd[7] * t58;
+    let t60 = qd[6] * c_q7;
+    let t61 = t52 - t59;
+    let t62 = t53 + qd[7] * t60;
+    let t63 = t60 * c_q8 - t58 * s_q8;
+    let t64 = t60 * s_q8 + t58 * c_q8;
+    let t65 = t58 * t60;
+    let t66 = t60 * t60;
+    let t67 = qd[7] + qd[8];
+    let t68 = qdd[7] + qdd[8];
+    let t69 = t61 * c_q8 - t62 * s_q8 - qd[8] * t64;
+    let t70 = qd[8] * t63 + t61 * s_q8 + t62 * c_q8;
+    let t71 = p.g * s_q9;
+    let t72 = p.g * c_q9;
+    let t73 = qdd[9] * c_q10;
+    let t74 = qdd[9] * s_q10;
+    let t75 = 0.014 * t6 + t71;
+    let t76 = t72 - 0.014 * qdd[9];
+    let t77 = s_q10 * t76;
+    let t78 = c_q10 * t76;
+    let t79 = qd[9] * s_q10;
+    let t80 = qd[10] * t79;
+    let t81 = qd[9] * c_q10;
+    let t82 = t73 - t80;
+    let t83 = t74 + qd[10] * t81;
+    let t84 = t81 * c_q11 - t79 * s_q11;
+    let t85 = t81 * s_q11 + t79 * c_q11;
+    let t86 = t79 * t81;
+    let t87 = t81 * t81;
+    let t88 = qd[10] + qd[11];
+    let t89 = qdd[10] + qdd[11];
+    let t90 = t82 * c_q11 - t83 * s_q11 - qd[11] * t85;
+    let t91 = qd[11] * t84 + t82 * s_q11 + t83 * c_q11;
+    let t92 = t21 * t22;
+    let t93 = t42 * t43;
+    let t94 = t63 * t64;
+    let t95 = t84 * t85;
+    let t96 = t25 * t25;
+    let t97 = t46 * t46;
+    let t98 = t67 * t67;
+    let t99 = t88 * t88;
+    let t100 = t16 * t16;
+    let t101 = qdd[1] + t23;
+    let t102 = t1 + t24;
+    let t103 = -0.03745 * t11 - t14 - 0.16 * t101;
+    let t104 = t12 - 0.03745 * (t24 + t100) - 0.16 * (2.0 * t17 - t10);
+    let t105 = 0.03745 * t10 + t15 + 0.16 * t102;
+    let t106 = t37 * t37;
+    let t107 = qdd[4] + t44;
+    let t108 = t3 + t45;
+    let t109 = 0.03745 * t32 - t35 - 0.16 * t107;
+    let t110 = t33 + 0.03745 * (t45 + t106) - 0.16 * (2.0 * t38 - t31);
+    let t111 = t36 + 0.16 * t108 - 0.03745 * t31;
+    let t112 = t58 * t58;
+    let t113 = qdd[7] + t65;
+    let t114 = t5 + t66;
+    let t115 = -0.03745 * t53 - t56 - 0.16 * t113;
+    let t116 = t54 - 0.03745 * (t66 + t112) - 0.16 * (2.0 * t59 - t52);
+    let t117 = 0.03745 * t52 + t57 + 0.16 * t114;
+    let t118 = t79 * t79;
+    let t119 = qdd[10] + t86;
+    let t120 = t7 + t87;
+    let t121 = 0.03745 * t74 - t77 - 0.16 * t119;
+    let t122 = t75 + 0.03745 * (t87 + t118) - 0.16 * (2.0 * t80 - t73);
+    let t123 = t78 + 0.16 * t120 - 0.03745 * t73;
+    let t124 = qd[1] * beta[5] + t16 * beta[7];
+    let t125 = t18 * beta[5] + qd[1] * beta[6] + t16 * beta[8];
+    let t126 = t18 * beta[7] + qd[1] * beta[8] + t16 * beta[9];
+    let t127 = t25 * beta[12] + t22 * beta[14];
+    let t128 = t21 * beta[12] + t25 * beta[13] + t22 * beta[15];
+    let t129 = t21 * beta[14] + t25 * beta[15] + t22 * beta[16];
+    let t130 = qd[4] * beta[22] + t37 * beta[24];
+    let t131 = t39 * beta[22] + qd[4] * beta[23] + t37 * beta[25];
+    let t132 = t39 * beta[24] + qd[4] * beta[25] + t37 * beta[26];
+    let t133 = t46 * beta[29] + t43 * beta[31];
+    let t134 = t42 * beta[29] + t46 * beta[30] + t43 * beta[32];
+    let t135 = t42 * beta[31] + t46 * beta[32] + t43 * beta[33];
+    let t136 = qd[7] * beta[39] + t58 * beta[41];
+    let t137 = t60 * beta[39] + qd[7] * beta[40] + t58 * beta[42];
+    let t138 = t60 * beta[41] + qd[7] * beta[42] + t58 * beta[43];
+    let t139 = t67 * beta[46] + t64 * beta[48];
+    let t140 = t63 * beta[46] + t67 * beta[47] + t64 * beta[49];
+    let t141 = t63 * beta[48] + t67 * beta[49] + t64 * beta[50];
+    let t142 = qd[10] * beta[56] + t79 * beta[58];
+    let t143 = t81 * beta[56] + qd[10] * beta[57] + t79 * beta[59];
+    let t144 = t81 * beta[58] + qd[10] * beta[59] + t79 * beta[60];
+    let t145 = t88 * beta[63] + t85 * beta[65];
+    let t146 = t84 * beta[63] + t88 * beta[64] + t85 * beta[66];
+    let t147 = t84 * beta[65] + t88 * beta[66] + t85 * beta[67];
+    let t148 = (t26 + t92) * beta[11] - (t96 + t22 * t22) * beta[10];
+    let t149 = (t92 - t26) * beta[10] - (t21 * t21 + t96) * beta[11];
+    let t150 = t26 * beta[12] + t28 * beta[14] + t25 * t129 - t22 * t128
+        - t104 * beta[11];
+    let t151 = t27 * beta[14] + t26 * beta[15] + t28 * beta[16] + t21 * t128
+        + t104 * beta[10] - t25 * t127;
+    let t152 = (t47 + t93) * beta[28] - (t97 + t43 * t43) * beta[27];
+    let t153 = (t93 - t47) * beta[27] - (t42 * t42 + t97) * beta[28];
+    let t154 = t47 * beta[29] + t49 * beta[31] + t46 * t135 - t43 * t134
+        - t110 * beta[28];
+    let t155 = t48 * beta[31] + t47 * beta[32] + t49 * beta[33] + t42 * t134
+        + t110 * beta[27] - t46 * t133;
+    let t156 = (t68 + t94) * beta[45] - (t98 + t64 * t64) * beta[44];
+    let t157 = (t94 - t68) * beta[44] - (t63 * t63 + t98) * beta[45];
+    let t158 = t68 * beta[46] + t70 * beta[48] + t67 * t141 - t64 * t140
+        - t116 * beta[45];
+    let t159 = t69 * beta[48] + t68 * beta[49] + t70 * beta[50] + t63 * t140
+        + t116 * beta[44] - t67 * t139;
+    let t160 = (t89 + t95) * beta[62] - (t99 + t85 * t85) * beta[61];
+    let t161 = (t95 - t89) * beta[61] - (t84 * t84 + t99) * beta[62];
+    let t162 = t89 * beta[63] + t91 * beta[65] + t88 * t147 - t85 * t146
+        - t122 * beta[62];
+    let t163 = t90 * beta[65] + t89 * beta[66] + t91 * beta[67] + t84 * t146
+        + t122 * beta[61] - t88 * t145;
+    let t164 = c_q11 * t160 + s_q11 * t161;
+    let t165 = c_q11 * t161 - s_q11 * t160;
+    let t166 = c_q8 * t156 + s_q8 * t157;
+    let t167 = c_q8 * t157 - s_q8 * t156;
+    let t168 = c_q5 * t152 + s_q5 * t153;
+    let t169 = c_q5 * t153 - s_q5 * t152;
+    let t170 = c_q2 * t148 + s_q2 * t149;
+    let t171 = c_q2 * t149 - s_q2 * t148;
+    let t172 = t27 * beta[12] + t26 * beta[13] + t28 * beta[15] + t22 * t127
+        + (c_q2 * t103 - s_q2 * t105) * beta[11] - (s_q2 * t103 + c_q2 * t105) * beta[10]
+        - t21 * t129;
+    let t173 = t48 * beta[29] + t47 * beta[30] + t49 * beta[32] + t43 * t133
+        + (c_q5 * t109 - s_q5 * t111) * beta[28] - (s_q5 * t109 + c_q5 * t111) * beta[27]
+        - t42 * t135;
+    let t174 = t69 * beta[46] + t68 * beta[47] + t70 * beta[49] + t64 * t139
+        + (c_q8 * t115 - s_q8 * t117) * beta[45] - (s_q8 * t115 + c_q8 * t117) * beta[44]
+        - t63 * t141;
+    let t175 = t90 * beta[63] + t89 * beta[64] + t91 * beta[66] + t85 * t145
+        + (c_q11 * t121 - s_q11 * t123) * beta[62]
+        - (s_q11 * t121 + c_q11 * t123) * beta[61] - t84 * t147;
+    [
+        qdd[0] * beta[2] + t9 * beta[0] + qd[0] * beta[68]
+            + qd[0] * beta[69] / sqrt(t0 + 0.000001)
+            + c_q1
+                * (qdd[1] * beta[5] + t20 * beta[7] + qd[1] * t126 + c_q2 * t150
+                    + s_q2 * t151
+                    + 0.16
+                        * ((t28 + t21 * t25) * beta[10] + (t22 * t25 - t27) * beta[11])
+                    + 0.03745 * t171 - t16 * t125 - t12 * beta[4])
+            + s_q1
+                * (t19 * beta[7] + qdd[1] * beta[8] + t20 * beta[9] + t18 * t125
+                    + t12 * beta[3] + c_q2 * t151 - qd[1] * t124 - s_q2 * t150
+                    - 0.03745 * t170)
+            + 0.014
+                * (c_q1 * ((t23 - qdd[1]) * beta[3] + t171 - t102 * beta[4])
+                    - s_q1 * (t101 * beta[4] + t170 - (t1 + t100) * beta[3]))
+            - t8 * beta[1],
+        t19 * beta[5] + qdd[1] * beta[6] + t20 * beta[8] + t16 * t124 + qd[1] * beta[70]
+            + qd[1] * beta[71] / sqrt(t1 + 0.000001) + t172 - t18 * t126 - t14 * beta[4]
+            - t15 * beta[3] - 0.16 * t170,
+        qd[2] * beta[72] + qd[2] * beta[73] / sqrt(qd[2] * qd[2] + 0.000001) + t172,
+        qdd[3] * beta[19] + t30 * beta[17] + qd[3] * beta[74]
+            + qd[3] * beta[75] / sqrt(t2 + 0.000001)
+            + c_q4
+                * (qdd[4] * beta[22] + t41 * beta[24] + qd[4] * t132 + c_q5 * t154
+                    + s_q5 * t155
+                    + 0.16
+                        * ((t49 + t42 * t46) * beta[27] + (t43 * t46 - t48) * beta[28])
+                    - t37 * t131 - t33 * beta[21] - 0.03745 * t169)
+            + s_q4
+                * (t40 * beta[24] + qdd[4] * beta[25] + t41 * beta[26] + t39 * t131
+                    + t33 * beta[20] + c_q5 * t155 + 0.03745 * t168 - qd[4] * t130
+                    - s_q5 * t154) - t29 * beta[18]
+            - 0.014
+                * (c_q4 * ((t44 - qdd[4]) * beta[20] + t169 - t108 * beta[21])
+                    - s_q4 * (t107 * beta[21] + t168 - (t3 + t106) * beta[20])),
+        t40 * beta[22] + qdd[4] * beta[23] + t41 * beta[25] + t37 * t130
+            + qd[4] * beta[76] + qd[4] * beta[77] / sqrt(t3 + 0.000001) + t173
+            - t39 * t132 - t35 * beta[21] - t36 * beta[20] - 0.16 * t168,
+        qd[5] * beta[78] + qd[5] * beta[79] / sqrt(qd[5] * qd[5] + 0.000001) + t173,
+        qdd[6] * beta[36] + t51 * beta[34] + qd[6] * beta[80]
+            + qd[6] * beta[81] / sqrt(t4 + 0.000001)
+            + c_q7
+                * (qdd[7] * beta[39] + t62 * beta[41] + qd[7] * t138 + c_q8 * t158
+                    + s_q8 * t159
+                    + 0.16
+                        * ((t70 + t63 * t67) * beta[44] + (t64 * t67 - t69) * beta[45])
+                    + 0.03745 * t167 - t58 * t137 - t54 * beta[38])
+            + s_q7
+                * (t61 * beta[41] + qdd[7] * beta[42] + t62 * beta[43] + t60 * t137
+                    + t54 * beta[37] + c_q8 * t159 - qd[7] * t136 - s_q8 * t158
+                    - 0.03745 * t166)
+            + 0.014
+                * (c_q7 * ((t65 - qdd[7]) * beta[37] + t167 - t114 * beta[38])
+                    - s_q7 * (t113 * beta[38] + t166 - (t5 + t112) * beta[37]))
+            - t50 * beta[35],
+        t61 * beta[39] + qdd[7] * beta[40] + t62 * beta[42] + t58 * t136
+            + qd[7] * beta[82] + qd[7] * beta[83] / sqrt(t5 + 0.000001) + t174
+            - t60 * t138 - t56 * beta[38] - t57 * beta[37] - 0.16 * t166,
+        qd[8] * beta[84] + qd[8] * beta[85] / sqrt(qd[8] * qd[8] + 0.000001) + t174,
+        qdd[9] * beta[53] + t72 * beta[51] + qd[9] * beta[86]
+            + qd[9] * beta[87] / sqrt(t6 + 0.000001)
+            + c_q10
+                * (qdd[10] * beta[56] + t83 * beta[58] + qd[10] * t144 + c_q11 * t162
+                    + s_q11 * t163
+                    + 0.16
+                        * ((t91 + t84 * t88) * beta[61] + (t85 * t88 - t90) * beta[62])
+                    - t79 * t143 - t75 * beta[55] - 0.03745 * t165)
+            + s_q10
+                * (t82 * beta[58] + qdd[10] * beta[59] + t83 * beta[60] + t81 * t143
+                    + t75 * beta[54] + c_q11 * t163 + 0.03745 * t164 - qd[10] * t142
+                    - s_q11 * t162) - t71 * beta[52]
+            - 0.014
+                * (c_q10 * ((t86 - qdd[10]) * beta[54] + t165 - t120 * beta[55])
+                    - s_q10 * (t119 * beta[55] + t164 - (t7 + t118) * beta[54])),
+        t82 * beta[56] + qdd[10] * beta[57] + t83 * beta[59] + t79 * t142
+            + qd[10] * beta[88] + qd[10] * beta[89] / sqrt(t7 + 0.000001) + t175
+            - t81 * t144 - t77 * beta[55] - t78 * beta[54] - 0.16 * t164,
+        qd[11] * beta[90] + qd[11] * beta[91] / sqrt(qd[11] * qd[11] + 0.000001) + t175,
     ]
 }
 

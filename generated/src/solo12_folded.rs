@@ -182,6 +182,7 @@
 //! | `standard_regressor` | 1903 | 1410 | 12 | 12 | 12 | 12 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `regressor` | 1351 | 1032 | 12 | 12 | 12 | 12 |
+//! | `base_inverse_dynamics` | 896 | 783 | 12 | 12 | 12 | 12 |
 //! | `linearization` | 17107 | 11594 | 28 | 0 | 16 | 16 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -31462,6 +31463,514 @@ fn regressor_with_body(
     out[4][93] = -c_q16 * t191 - s_q16 * t727;
     out[5][93] = c_q16 * t727 - s_q16 * t191;
     out
+}
+
+/// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 896, add: 783, div: 12, sqrt: 12, sin: 12, cos: 12, exp: 0 };
+
+/// The joint forces written in the base parameters: `Y_b β` for the given `beta`
+/// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
+/// in fewer operations than `regressor` times `beta`. At `beta = base_parameters(p)`
+/// it is `inverse_dynamics − friction_forces`, the force the drives supply (of the tree for a mechanism with
+/// loops); with an identified `beta`, the identified model's. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_inverse_dynamics_with`]; its cost is [`OPS_BASE_INVERSE_DYNAMICS`].
+pub fn base_inverse_dynamics(
+    p: &Params,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with(&p.derived(), beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn base_inverse_dynamics_with(
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { base_inverse_dynamics_with_avx(avx2, d, beta, q, qd, qdd) };
+    }
+    base_inverse_dynamics_with_body(BuildLanes, d, beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn base_inverse_dynamics_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with_body(avx2, d, beta, q, qd, qdd)
+}
+
+/// The statements of [`base_inverse_dynamics_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn base_inverse_dynamics_with_body(
+    lanes: impl QuadLanes,
+    _d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = lanes
+        .sin_cos_quad(q[7], q[8], q[9], q[10]);
+    let [(s_q11, c_q11), (s_q12, c_q12), (s_q13, c_q13), (s_q14, c_q14)] = lanes
+        .sin_cos_quad(q[11], q[12], q[13], q[14]);
+    let [(s_q15, c_q15), (s_q16, c_q16), (s_q17, c_q17), (s_q18, c_q18)] = lanes
+        .sin_cos_quad(q[15], q[16], q[17], q[18]);
+    let t0 = 19.62 * (q[3] * q[5] - q[4] * q[6]) + qdd[0] + qd[2] * qd[4]
+        - qd[1] * qd[5];
+    let t1 = 19.62 * (q[4] * q[5] + q[3] * q[6]) + qdd[1] + qd[0] * qd[5]
+        - qd[2] * qd[3];
+    let t2 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qdd[2] + qd[1] * qd[3]
+        - qd[0] * qd[4];
+    let t3 = qd[4] * c_q7 + qd[5] * s_q7;
+    let t4 = qd[5] * c_q7 - qd[4] * s_q7;
+    let t5 = qd[5] * qd[5];
+    let t6 = qd[3] * qd[5];
+    let t7 = qd[4] * qd[5];
+    let t8 = qd[6] + qd[3];
+    let t9 = qdd[3] + qdd[6];
+    let t10 = qd[6] * t4 + qdd[4] * c_q7 + qdd[5] * s_q7;
+    let t11 = qdd[5] * c_q7 - qd[6] * t3 - qdd[4] * s_q7;
+    let t12 = t8 * c_q8 - t4 * s_q8;
+    let t13 = t8 * s_q8 + t4 * c_q8;
+    let t14 = t8 * t8;
+    let t15 = t3 * t4;
+    let t16 = qd[7] + t3;
+    let t17 = t10 + qdd[7];
+    let t18 = t9 * c_q8 - t11 * s_q8 - qd[7] * t13;
+    let t19 = qd[7] * t12 + t9 * s_q8 + t11 * c_q8;
+    let t20 = t12 * c_q9 - t13 * s_q9;
+    let t21 = t12 * s_q9 + t13 * c_q9;
+    let t22 = t12 * t16;
+    let t23 = t12 * t13;
+    let t24 = t12 * t12;
+    let t25 = qd[8] + t16;
+    let t26 = t17 + qdd[8];
+    let t27 = t18 * c_q9 - t19 * s_q9 - qd[8] * t21;
+    let t28 = qd[8] * t20 + t18 * s_q9 + t19 * c_q9;
+    let t29 = qd[4] * c_q10 + qd[5] * s_q10;
+    let t30 = qd[5] * c_q10 - qd[4] * s_q10;
+    let t31 = qd[9] + qd[3];
+    let t32 = qdd[3] + qdd[9];
+    let t33 = qd[9] * t30 + qdd[4] * c_q10 + qdd[5] * s_q10;
+    let t34 = qdd[5] * c_q10 - qd[9] * t29 - qdd[4] * s_q10;
+    let t35 = t31 * c_q11 - t30 * s_q11;
+    let t36 = t31 * s_q11 + t30 * c_q11;
+    let t37 = t31 * t31;
+    let t38 = t29 * t30;
+    let t39 = qd[10] + t29;
+    let t40 = t33 + qdd[10];
+    let t41 = t32 * c_q11 - t34 * s_q11 - qd[10] * t36;
+    let t42 = qd[10] * t35 + t32 * s_q11 + t34 * c_q11;
+    let t43 = t35 * c_q12 - t36 * s_q12;
+    let t44 = t35 * s_q12 + t36 * c_q12;
+    let t45 = t35 * t39;
+    let t46 = t35 * t36;
+    let t47 = t35 * t35;
+    let t48 = qd[11] + t39;
+    let t49 = t40 + qdd[11];
+    let t50 = t41 * c_q12 - t42 * s_q12 - qd[11] * t44;
+    let t51 = qd[11] * t43 + t41 * s_q12 + t42 * c_q12;
+    let t52 = qd[4] * c_q13 + qd[5] * s_q13;
+    let t53 = qd[5] * c_q13 - qd[4] * s_q13;
+    let t54 = qd[12] + qd[3];
+    let t55 = qdd[3] + qdd[12];
+    let t56 = qd[12] * t53 + qdd[4] * c_q13 + qdd[5] * s_q13;
+    let t57 = qdd[5] * c_q13 - qd[12] * t52 - qdd[4] * s_q13;
+    let t58 = t54 * c_q14 - t53 * s_q14;
+    let t59 = t54 * s_q14 + t53 * c_q14;
+    let t60 = t54 * t54;
+    let t61 = t52 * t53;
+    let t62 = qd[13] + t52;
+    let t63 = t56 + qdd[13];
+    let t64 = t55 * c_q14 - t57 * s_q14 - qd[13] * t59;
+    let t65 = qd[13] * t58 + t55 * s_q14 + t57 * c_q14;
+    let t66 = t58 * c_q15 - t59 * s_q15;
+    let t67 = t58 * s_q15 + t59 * c_q15;
+    let t68 = t58 * t62;
+    let t69 = t58 * t59;
+    let t70 = t58 * t58;
+    let t71 = qd[14] + t62;
+    let t72 = t63 + qdd[14];
+    let t73 = t64 * c_q15 - t65 * s_q15 - qd[14] * t67;
+    let t74 = qd[14] * t66 + t64 * s_q15 + t65 * c_q15;
+    let t75 = qd[4] * c_q16 + qd[5] * s_q16;
+    let t76 = qd[5] * c_q16 - qd[4] * s_q16;
+    let t77 = qd[15] + qd[3];
+    let t78 = qdd[3] + qdd[15];
+    let t79 = qd[15] * t76 + qdd[4] * c_q16 + qdd[5] * s_q16;
+    let t80 = qdd[5] * c_q16 - qd[15] * t75 - qdd[4] * s_q16;
+    let t81 = t77 * c_q17 - t76 * s_q17;
+    let t82 = t77 * s_q17 + t76 * c_q17;
+    let t83 = t77 * t77;
+    let t84 = t75 * t76;
+    let t85 = qd[16] + t75;
+    let t86 = t79 + qdd[16];
+    let t87 = t78 * c_q17 - t80 * s_q17 - qd[16] * t82;
+    let t88 = qd[16] * t81 + t78 * s_q17 + t80 * c_q17;
+    let t89 = t81 * c_q18 - t82 * s_q18;
+    let t90 = t81 * s_q18 + t82 * c_q18;
+    let t91 = t81 * t85;
+    let t92 = t81 * t82;
+    let t93 = t81 * t81;
+    let t94 = qd[17] + t85;
+    let t95 = t86 + qdd[17];
+    let t96 = t87 * c_q18 - t88 * s_q18 - qd[17] * t90;
+    let t97 = qd[17] * t89 + t87 * s_q18 + t88 * c_q18;
+    let t98 = qd[3] * qd[4];
+    let t99 = t20 * t21;
+    let t100 = t43 * t44;
+    let t101 = t66 * t67;
+    let t102 = t89 * t90;
+    let t103 = t16 * t16;
+    let t104 = t13 * t16;
+    let t105 = t25 * t25;
+    let t106 = t39 * t39;
+    let t107 = t36 * t39;
+    let t108 = t48 * t48;
+    let t109 = t62 * t62;
+    let t110 = t59 * t62;
+    let t111 = t71 * t71;
+    let t112 = t85 * t85;
+    let t113 = t82 * t85;
+    let t114 = t94 * t94;
+    let t115 = qd[3] * qd[3];
+    let t116 = qd[4] * qd[4];
+    let t117 = t5 + t116;
+    let t118 = t98 - qdd[5];
+    let t119 = qdd[5] + t98;
+    let t120 = t5 + t115;
+    let t121 = t6 - qdd[4];
+    let t122 = qdd[3] + t7;
+    let t123 = 0.0875 * t118 - 0.1946 * t117;
+    let t124 = t0 + t123;
+    let t125 = 0.1946 * t119 - 0.0875 * t120;
+    let t126 = t1 + t125;
+    let t127 = 0.1946 * t121 + 0.0875 * t122;
+    let t128 = t2 + t127;
+    let t129 = c_q7 * t126 + s_q7 * t128;
+    let t130 = c_q7 * t128 - s_q7 * t126;
+    let t131 = t3 * t8 - t11;
+    let t132 = t4 * t4 + t14;
+    let t133 = t9 + t15;
+    let t134 = t124 + 0.014 * t131;
+    let t135 = t129 - 0.014 * t132;
+    let t136 = t130 + 0.014 * t133;
+    let t137 = c_q8 * t134 - s_q8 * t136;
+    let t138 = s_q8 * t134 + c_q8 * t136;
+    let t139 = t13 * t13;
+    let t140 = t17 + t23;
+    let t141 = t104 - t18;
+    let t142 = t24 + t103;
+    let t143 = t137 + 0.03745 * (t22 - t19) - 0.16 * t140;
+    let t144 = t135 - 0.03745 * (t24 + t139) - 0.16 * t141;
+    let t145 = t138 + 0.03745 * (t18 + t104) + 0.16 * t142;
+    let t146 = -0.1946 * t117 - 0.0875 * t118;
+    let t147 = t0 + t146;
+    let t148 = 0.1946 * t119 + 0.0875 * t120;
+    let t149 = t1 + t148;
+    let t150 = 0.1946 * t121 - 0.0875 * t122;
+    let t151 = t2 + t150;
+    let t152 = c_q10 * t149 + s_q10 * t151;
+    let t153 = c_q10 * t151 - s_q10 * t149;
+    let t154 = t29 * t31 - t34;
+    let t155 = t30 * t30 + t37;
+    let t156 = t32 + t38;
+    let t157 = t147 - 0.014 * t154;
+    let t158 = t152 + 0.014 * t155;
+    let t159 = t153 - 0.014 * t156;
+    let t160 = c_q11 * t157 - s_q11 * t159;
+    let t161 = s_q11 * t157 + c_q11 * t159;
+    let t162 = t36 * t36;
+    let t163 = t40 + t46;
+    let t164 = t107 - t41;
+    let t165 = t47 + t106;
+    let t166 = t160 - 0.03745 * (t45 - t42) - 0.16 * t163;
+    let t167 = t158 + 0.03745 * (t47 + t162) - 0.16 * t164;
+    let t168 = t161 + 0.16 * t165 - 0.03745 * (t41 + t107);
+    let t169 = t0 - t146;
+    let t170 = t1 - t148;
+    let t171 = t2 - t150;
+    let t172 = c_q13 * t170 + s_q13 * t171;
+    let t173 = c_q13 * t171 - s_q13 * t170;
+    let t174 = t52 * t54 - t57;
+    let t175 = t53 * t53 + t60;
+    let t176 = t55 + t61;
+    let t177 = t169 + 0.014 * t174;
+    let t178 = t172 - 0.014 * t175;
+    let t179 = t173 + 0.014 * t176;
+    let t180 = c_q14 * t177 - s_q14 * t179;
+    let t181 = s_q14 * t177 + c_q14 * t179;
+    let t182 = t59 * t59;
+    let t183 = t63 + t69;
+    let t184 = t110 - t64;
+    let t185 = t70 + t109;
+    let t186 = t180 + 0.03745 * (t68 - t65) - 0.16 * t183;
+    let t187 = t178 - 0.03745 * (t70 + t182) - 0.16 * t184;
+    let t188 = t181 + 0.03745 * (t64 + t110) + 0.16 * t185;
+    let t189 = t0 - t123;
+    let t190 = t1 - t125;
+    let t191 = t2 - t127;
+    let t192 = c_q16 * t190 + s_q16 * t191;
+    let t193 = c_q16 * t191 - s_q16 * t190;
+    let t194 = t75 * t77 - t80;
+    let t195 = t76 * t76 + t83;
+    let t196 = t78 + t84;
+    let t197 = t189 - 0.014 * t194;
+    let t198 = t192 + 0.014 * t195;
+    let t199 = t193 - 0.014 * t196;
+    let t200 = c_q17 * t197 - s_q17 * t199;
+    let t201 = s_q17 * t197 + c_q17 * t199;
+    let t202 = t82 * t82;
+    let t203 = t86 + t92;
+    let t204 = t113 - t87;
+    let t205 = t93 + t112;
+    let t206 = t200 - 0.03745 * (t91 - t88) - 0.16 * t203;
+    let t207 = t198 + 0.03745 * (t93 + t202) - 0.16 * t204;
+    let t208 = t201 + 0.16 * t205 - 0.03745 * (t87 + t113);
+    let t209 = qd[3] * beta[4] + qd[4] * beta[5] + qd[5] * beta[7];
+    let t210 = qd[3] * beta[5] + qd[4] * beta[6] + qd[5] * beta[8];
+    let t211 = qd[3] * beta[7] + qd[4] * beta[8] + qd[5] * beta[9];
+    let t212 = t8 * beta[12] + t3 * beta[13] + t4 * beta[15];
+    let t213 = t8 * beta[13] + t3 * beta[14] + t4 * beta[16];
+    let t214 = t8 * beta[15] + t3 * beta[16];
+    let t215 = t16 * beta[19] + t13 * beta[21];
+    let t216 = t12 * beta[19] + t16 * beta[20] + t13 * beta[22];
+    let t217 = t12 * beta[21] + t16 * beta[22] + t13 * beta[23];
+    let t218 = t25 * beta[26] + t21 * beta[28];
+    let t219 = t20 * beta[26] + t25 * beta[27] + t21 * beta[29];
+    let t220 = t20 * beta[28] + t25 * beta[29] + t21 * beta[30];
+    let t221 = t31 * beta[33] + t29 * beta[34] + t30 * beta[36];
+    let t222 = t31 * beta[34] + t29 * beta[35] + t30 * beta[37];
+    let t223 = t31 * beta[36] + t29 * beta[37];
+    let t224 = t39 * beta[40] + t36 * beta[42];
+    let t225 = t35 * beta[40] + t39 * beta[41] + t36 * beta[43];
+    let t226 = t35 * beta[42] + t39 * beta[43] + t36 * beta[44];
+    let t227 = t48 * beta[47] + t44 * beta[49];
+    let t228 = t43 * beta[47] + t48 * beta[48] + t44 * beta[50];
+    let t229 = t43 * beta[49] + t48 * beta[50] + t44 * beta[51];
+    let t230 = t54 * beta[54] + t52 * beta[55] + t53 * beta[57];
+    let t231 = t54 * beta[55] + t52 * beta[56] + t53 * beta[58];
+    let t232 = t54 * beta[57] + t52 * beta[58];
+    let t233 = t62 * beta[61] + t59 * beta[63];
+    let t234 = t58 * beta[61] + t62 * beta[62] + t59 * beta[64];
+    let t235 = t58 * beta[63] + t62 * beta[64] + t59 * beta[65];
+    let t236 = t71 * beta[68] + t67 * beta[70];
+    let t237 = t66 * beta[68] + t71 * beta[69] + t67 * beta[71];
+    let t238 = t66 * beta[70] + t71 * beta[71] + t67 * beta[72];
+    let t239 = t77 * beta[75] + t75 * beta[76] + t76 * beta[78];
+    let t240 = t77 * beta[76] + t75 * beta[77] + t76 * beta[79];
+    let t241 = t77 * beta[78] + t75 * beta[79];
+    let t242 = t85 * beta[82] + t82 * beta[84];
+    let t243 = t81 * beta[82] + t85 * beta[83] + t82 * beta[85];
+    let t244 = t81 * beta[84] + t85 * beta[85] + t82 * beta[86];
+    let t245 = t94 * beta[89] + t90 * beta[91];
+    let t246 = t89 * beta[89] + t94 * beta[90] + t90 * beta[92];
+    let t247 = t89 * beta[91] + t94 * beta[92] + t90 * beta[93];
+    let t248 = (t26 + t99) * beta[25] - (t105 + t21 * t21) * beta[24];
+    let t249 = (t28 + t20 * t25) * beta[24] + (t21 * t25 - t27) * beta[25];
+    let t250 = (t99 - t26) * beta[24] - (t20 * t20 + t105) * beta[25];
+    let t251 = t26 * beta[26] + t28 * beta[28] + t25 * t220 - t21 * t219
+        - t144 * beta[25];
+    let t252 = t27 * beta[28] + t26 * beta[29] + t28 * beta[30] + t20 * t219
+        + t144 * beta[24] - t25 * t218;
+    let t253 = (t49 + t100) * beta[46] - (t108 + t44 * t44) * beta[45];
+    let t254 = (t51 + t43 * t48) * beta[45] + (t44 * t48 - t50) * beta[46];
+    let t255 = (t100 - t49) * beta[45] - (t43 * t43 + t108) * beta[46];
+    let t256 = t49 * beta[47] + t51 * beta[49] + t48 * t229 - t44 * t228
+        - t167 * beta[46];
+    let t257 = t50 * beta[49] + t49 * beta[50] + t51 * beta[51] + t43 * t228
+        + t167 * beta[45] - t48 * t227;
+    let t258 = (t72 + t101) * beta[67] - (t111 + t67 * t67) * beta[66];
+    let t259 = (t74 + t66 * t71) * beta[66] + (t67 * t71 - t73) * beta[67];
+    let t260 = (t101 - t72) * beta[66] - (t66 * t66 + t111) * beta[67];
+    let t261 = t72 * beta[68] + t74 * beta[70] + t71 * t238 - t67 * t237
+        - t187 * beta[67];
+    let t262 = t73 * beta[70] + t72 * beta[71] + t74 * beta[72] + t66 * t237
+        + t187 * beta[66] - t71 * t236;
+    let t263 = (t95 + t102) * beta[88] - (t114 + t90 * t90) * beta[87];
+    let t264 = (t97 + t89 * t94) * beta[87] + (t90 * t94 - t96) * beta[88];
+    let t265 = (t102 - t95) * beta[87] - (t89 * t89 + t114) * beta[88];
+    let t266 = t95 * beta[89] + t97 * beta[91] + t94 * t247 - t90 * t246
+        - t207 * beta[88];
+    let t267 = t96 * beta[91] + t95 * beta[92] + t97 * beta[93] + t89 * t246
+        + t207 * beta[87] - t94 * t245;
+    let t268 = c_q18 * t263 + s_q18 * t265;
+    let t269 = c_q18 * t265 - s_q18 * t263;
+    let t270 = t203 * beta[81] + t268 - (t112 + t202) * beta[80];
+    let t271 = (t92 - t86) * beta[80] + t269 - t205 * beta[81];
+    let t272 = t86 * beta[82] + t88 * beta[84] + t85 * t244 + c_q18 * t266 + s_q18 * t267
+        + 0.16 * t264 - t82 * t243 - t198 * beta[81] - 0.03745 * t269;
+    let t273 = t87 * beta[84] + t86 * beta[85] + t88 * beta[86] + t81 * t243
+        + t198 * beta[80] + c_q18 * t267 + 0.03745 * t268 - t85 * t242 - s_q18 * t266;
+    let t274 = c_q17 * t270 + s_q17 * t271;
+    let t275 = c_q17 * t271 - s_q17 * t270;
+    let t276 = t274 + t194 * beta[73] + (t79 + t76 * t77) * beta[74];
+    let t277 = (t84 - t78) * beta[74] + (t88 + t91) * beta[80] + t204 * beta[81] + t264
+        - t195 * beta[73];
+    let t278 = t196 * beta[73] + t275 - (t83 + t75 * t75) * beta[74];
+    let t279 = t96 * beta[89] + t95 * beta[90] + t97 * beta[92] + t90 * t245
+        + (c_q18 * t206 - s_q18 * t208) * beta[88]
+        - (s_q18 * t206 + c_q18 * t208) * beta[87] - t89 * t247;
+    let t280 = t88 * beta[85] + t82 * t242 + t200 * beta[81] + t279 + t87 * beta[82]
+        + t86 * beta[83] - 0.16 * t268 - t81 * t244 - t201 * beta[80];
+    let t281 = t78 * beta[76] + t79 * beta[77] + t80 * beta[79] + t76 * t239
+        + t189 * beta[74] + t280 - t77 * t241;
+    let t282 = t78 * beta[78] + t79 * beta[79] + t77 * t240 + c_q17 * t273 + 0.014 * t274
+        - t75 * t239 - t189 * beta[73] - s_q17 * t272;
+    let t283 = c_q16 * t277 - s_q16 * t278;
+    let t284 = s_q16 * t277 + c_q16 * t278;
+    let t285 = c_q15 * t258 + s_q15 * t260;
+    let t286 = c_q15 * t260 - s_q15 * t258;
+    let t287 = t183 * beta[60] + t285 - (t109 + t182) * beta[59];
+    let t288 = (t69 - t63) * beta[59] + t286 - t185 * beta[60];
+    let t289 = t63 * beta[61] + t65 * beta[63] + t62 * t235 + c_q15 * t261 + s_q15 * t262
+        + 0.16 * t259 + 0.03745 * t286 - t59 * t234 - t178 * beta[60];
+    let t290 = t64 * beta[63] + t63 * beta[64] + t65 * beta[65] + t58 * t234
+        + t178 * beta[59] + c_q15 * t262 - t62 * t233 - s_q15 * t261 - 0.03745 * t285;
+    let t291 = c_q14 * t287 + s_q14 * t288;
+    let t292 = c_q14 * t288 - s_q14 * t287;
+    let t293 = t291 + t174 * beta[52] + (t56 + t53 * t54) * beta[53];
+    let t294 = (t61 - t55) * beta[53] + (t65 + t68) * beta[59] + t184 * beta[60] + t259
+        - t175 * beta[52];
+    let t295 = t176 * beta[52] + t292 - (t60 + t52 * t52) * beta[53];
+    let t296 = t73 * beta[68] + t72 * beta[69] + t74 * beta[71] + t67 * t236
+        + (c_q15 * t186 - s_q15 * t188) * beta[67]
+        - (s_q15 * t186 + c_q15 * t188) * beta[66] - t66 * t238;
+    let t297 = t65 * beta[64] + t59 * t233 + t180 * beta[60] + t296 + t64 * beta[61]
+        + t63 * beta[62] - 0.16 * t285 - t58 * t235 - t181 * beta[59];
+    let t298 = t55 * beta[55] + t56 * beta[56] + t57 * beta[58] + t53 * t230
+        + t169 * beta[53] + t297 - t54 * t232;
+    let t299 = t55 * beta[57] + t56 * beta[58] + t54 * t231 + c_q14 * t290 - t52 * t230
+        - t169 * beta[52] - s_q14 * t289 - 0.014 * t291;
+    let t300 = c_q13 * t294 - s_q13 * t295;
+    let t301 = s_q13 * t294 + c_q13 * t295;
+    let t302 = c_q12 * t253 + s_q12 * t255;
+    let t303 = c_q12 * t255 - s_q12 * t253;
+    let t304 = t163 * beta[39] + t302 - (t106 + t162) * beta[38];
+    let t305 = (t46 - t40) * beta[38] + t303 - t165 * beta[39];
+    let t306 = t40 * beta[40] + t42 * beta[42] + t39 * t226 + c_q12 * t256 + s_q12 * t257
+        + 0.16 * t254 - t36 * t225 - t158 * beta[39] - 0.03745 * t303;
+    let t307 = t41 * beta[42] + t40 * beta[43] + t42 * beta[44] + t35 * t225
+        + t158 * beta[38] + c_q12 * t257 + 0.03745 * t302 - t39 * t224 - s_q12 * t256;
+    let t308 = c_q11 * t304 + s_q11 * t305;
+    let t309 = c_q11 * t305 - s_q11 * t304;
+    let t310 = t308 + t154 * beta[31] + (t33 + t30 * t31) * beta[32];
+    let t311 = (t38 - t32) * beta[32] + (t42 + t45) * beta[38] + t164 * beta[39] + t254
+        - t155 * beta[31];
+    let t312 = t156 * beta[31] + t309 - (t37 + t29 * t29) * beta[32];
+    let t313 = t50 * beta[47] + t49 * beta[48] + t51 * beta[50] + t44 * t227
+        + (c_q12 * t166 - s_q12 * t168) * beta[46]
+        - (s_q12 * t166 + c_q12 * t168) * beta[45] - t43 * t229;
+    let t314 = t42 * beta[43] + t36 * t224 + t160 * beta[39] + t313 + t41 * beta[40]
+        + t40 * beta[41] - 0.16 * t302 - t35 * t226 - t161 * beta[38];
+    let t315 = t32 * beta[34] + t33 * beta[35] + t34 * beta[37] + t30 * t221
+        + t147 * beta[32] + t314 - t31 * t223;
+    let t316 = t32 * beta[36] + t33 * beta[37] + t31 * t222 + c_q11 * t307 + 0.014 * t308
+        - t29 * t221 - t147 * beta[31] - s_q11 * t306;
+    let t317 = c_q10 * t311 - s_q10 * t312;
+    let t318 = s_q10 * t311 + c_q10 * t312;
+    let t319 = c_q9 * t248 + s_q9 * t250;
+    let t320 = c_q9 * t250 - s_q9 * t248;
+    let t321 = t140 * beta[18] + t319 - (t103 + t139) * beta[17];
+    let t322 = (t23 - t17) * beta[17] + t320 - t142 * beta[18];
+    let t323 = t17 * beta[19] + t19 * beta[21] + t16 * t217 + c_q9 * t251 + s_q9 * t252
+        + 0.16 * t249 + 0.03745 * t320 - t13 * t216 - t135 * beta[18];
+    let t324 = t18 * beta[21] + t17 * beta[22] + t19 * beta[23] + t12 * t216
+        + t135 * beta[17] + c_q9 * t252 - t16 * t215 - s_q9 * t251 - 0.03745 * t319;
+    let t325 = c_q8 * t321 + s_q8 * t322;
+    let t326 = c_q8 * t322 - s_q8 * t321;
+    let t327 = t325 + t131 * beta[10] + (t10 + t4 * t8) * beta[11];
+    let t328 = (t15 - t9) * beta[11] + (t19 + t22) * beta[17] + t141 * beta[18] + t249
+        - t132 * beta[10];
+    let t329 = t133 * beta[10] + t326 - (t14 + t3 * t3) * beta[11];
+    let t330 = t27 * beta[26] + t26 * beta[27] + t28 * beta[29] + t21 * t218
+        + (c_q9 * t143 - s_q9 * t145) * beta[25] - (s_q9 * t143 + c_q9 * t145) * beta[24]
+        - t20 * t220;
+    let t331 = t19 * beta[22] + t13 * t215 + t137 * beta[18] + t330 + t18 * beta[19]
+        + t17 * beta[20] - 0.16 * t319 - t12 * t217 - t138 * beta[17];
+    let t332 = t9 * beta[13] + t10 * beta[14] + t11 * beta[16] + t4 * t212
+        + t124 * beta[11] + t331 - t8 * t214;
+    let t333 = t9 * beta[15] + t10 * beta[16] + t8 * t213 + c_q8 * t324 - t3 * t212
+        - t124 * beta[10] - s_q8 * t323 - 0.014 * t325;
+    let t334 = c_q7 * t328 - s_q7 * t329;
+    let t335 = s_q7 * t328 + c_q7 * t329;
+    let t336 = t284 - t335;
+    let t337 = t301 - t318;
+    let t338 = t130 * beta[10] + 0.014 * t326 + c_q8 * t323 + s_q8 * t324 + t9 * beta[12]
+        + t10 * beta[13] + t11 * beta[15] + t3 * t214 - t4 * t213 - t129 * beta[11];
+    let t339 = t153 * beta[31] + c_q11 * t306 + s_q11 * t307 + t32 * beta[33]
+        + t33 * beta[34] + t34 * beta[36] + t29 * t223 - 0.014 * t309 - t30 * t222
+        - t152 * beta[32];
+    let t340 = t173 * beta[52] + 0.014 * t292 + c_q14 * t289 + s_q14 * t290
+        + t55 * beta[54] + t56 * beta[55] + t57 * beta[57] + t52 * t232 - t53 * t231
+        - t172 * beta[53];
+    let t341 = t193 * beta[73] + c_q17 * t272 + s_q17 * t273 + t78 * beta[75]
+        + t79 * beta[76] + t80 * beta[78] + t75 * t241 - 0.014 * t275 - t76 * t240
+        - t192 * beta[74];
+    [
+        t0 * beta[0] + t118 * beta[2] + (qdd[4] + t6) * beta[3] + t276 + t293 + t310
+            + t327 - t117 * beta[1],
+        t1 * beta[0] + t119 * beta[1] + (t7 - qdd[3]) * beta[3] + t283 + t300 + t317
+            + t334 - t120 * beta[2],
+        t2 * beta[0] + t121 * beta[1] + t122 * beta[2] + t284 + t301 + t318 + t335
+            - (t115 + t116) * beta[3],
+        qdd[3] * beta[4] + qdd[4] * beta[5] + qdd[5] * beta[7] + qd[4] * t211
+            + t2 * beta[2] + t338 + t339 + t340 + t341 + 0.0875 * (t337 - t336)
+            - qd[5] * t210 - t1 * beta[3],
+        qdd[3] * beta[5] + qdd[4] * beta[6] + qdd[5] * beta[8] + qd[5] * t209
+            + t0 * beta[3] + c_q16 * t281 + c_q13 * t298 + c_q10 * t315 + c_q7 * t332
+            + 0.1946 * (t336 + t337) - qd[3] * t211 - t2 * beta[1] - s_q16 * t282
+            - s_q13 * t299 - s_q10 * t316 - s_q7 * t333,
+        qdd[3] * beta[7] + qdd[4] * beta[8] + qdd[5] * beta[9] + qd[3] * t210
+            + t1 * beta[1] + s_q16 * t281 + c_q16 * t282 + s_q13 * t298 + c_q13 * t299
+            + s_q10 * t315 + c_q10 * t316 + s_q7 * t332 + c_q7 * t333
+            + 0.0875 * (t276 + t310 - t293 - t327) + 0.1946 * (t317 + t334 - t283 - t300)
+            - qd[4] * t209 - t0 * beta[2],
+        qd[6] * beta[94] + qd[6] * beta[95] / sqrt(qd[6] * qd[6] + 0.000001) + t338,
+        qd[7] * beta[96] + qd[7] * beta[97] / sqrt(qd[7] * qd[7] + 0.000001) + t331,
+        qd[8] * beta[98] + qd[8] * beta[99] / sqrt(qd[8] * qd[8] + 0.000001) + t330,
+        qd[9] * beta[100] + qd[9] * beta[101] / sqrt(qd[9] * qd[9] + 0.000001) + t339,
+        qd[10] * beta[102] + qd[10] * beta[103] / sqrt(qd[10] * qd[10] + 0.000001)
+            + t314,
+        qd[11] * beta[104] + qd[11] * beta[105] / sqrt(qd[11] * qd[11] + 0.000001)
+            + t313,
+        qd[12] * beta[106] + qd[12] * beta[107] / sqrt(qd[12] * qd[12] + 0.000001)
+            + t340,
+        qd[13] * beta[108] + qd[13] * beta[109] / sqrt(qd[13] * qd[13] + 0.000001)
+            + t297,
+        qd[14] * beta[110] + qd[14] * beta[111] / sqrt(qd[14] * qd[14] + 0.000001)
+            + t296,
+        qd[15] * beta[112] + qd[15] * beta[113] / sqrt(qd[15] * qd[15] + 0.000001)
+            + t341,
+        qd[16] * beta[114] + qd[16] * beta[115] / sqrt(qd[16] * qd[16] + 0.000001)
+            + t280,
+        qd[17] * beta[116] + qd[17] * beta[117] / sqrt(qd[17] * qd[17] + 0.000001) + t279,
+    ]
 }
 
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

@@ -168,6 +168,7 @@
 //! | `standard_regressor` | 512 | 406 | 0 | 0 | 12 | 12 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `regressor` | 477 | 387 | 0 | 0 | 12 | 12 |
+//! | `base_inverse_dynamics` | 552 | 429 | 0 | 0 | 12 | 12 |
 //! | `linearization` | 2652 | 1735 | 21 | 0 | 12 | 12 |
 //! | `constrained_forward_dynamics` | 17914 | 16766 | 1017 | 36 | 36 | 36 |
 //! | `cut_joint_reactions` | 17954 | 16791 | 1017 | 36 | 46 | 46 |
@@ -32473,6 +32474,400 @@ fn regressor_with_body(
             t109,
             -t174 - t175,
         ],
+    ]
+}
+
+/// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 552, add: 429, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
+/// The joint forces written in the base parameters: `Y_b β` for the given `beta`
+/// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
+/// in fewer operations than `regressor` times `beta`. At `beta = base_parameters(p)`
+/// it is `inverse_dynamics` (of the tree for a mechanism with
+/// loops); with an identified `beta`, the identified model's. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_inverse_dynamics_with`]; its cost is [`OPS_BASE_INVERSE_DYNAMICS`].
+pub fn base_inverse_dynamics(
+    p: &Params,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with(&p.derived(), beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn base_inverse_dynamics_with(
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { base_inverse_dynamics_with_avx(avx2, d, beta, q, qd, qdd) };
+    }
+    base_inverse_dynamics_with_body(BuildLanes, d, beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn base_inverse_dynamics_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with_body(avx2, d, beta, q, qd, qdd)
+}
+
+/// The statements of [`base_inverse_dynamics_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn base_inverse_dynamics_with_body(
+    lanes: impl QuadLanes,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q7, c_q7), (s_q8, c_q8)] = lanes
+        .sin_cos_quad(q[0], q[1], q[7], q[8]);
+    let [(s_q10, c_q10), (s_q11, c_q11), (s_q13, c_q13), (s_q14, c_q14)] = lanes
+        .sin_cos_quad(q[10], q[11], q[13], q[14]);
+    let [(s_q16, c_q16), (s_q17, c_q17), (s_q19, c_q19), (s_q20, c_q20)] = lanes
+        .sin_cos_quad(q[16], q[17], q[19], q[20]);
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[3] * q[4];
+    let t4 = q[3] * q[5];
+    let t5 = q[4] * q[5];
+    let t6 = q[3] * q[6];
+    let t7 = q[4] * q[6];
+    let t8 = q[5] * q[6];
+    let t9 = 1.0 - 2.0 * (t1 + t2);
+    let t10 = 2.0 * (t3 - t8);
+    let t11 = 2.0 * (t4 + t7);
+    let t12 = 2.0 * (t3 + t8);
+    let t13 = 1.0 - 2.0 * (t0 + t2);
+    let t14 = 2.0 * (t5 - t6);
+    let t15 = 2.0 * (t4 - t7);
+    let t16 = 2.0 * (t5 + t6);
+    let t17 = 1.0 - 2.0 * (t0 + t1);
+    let t18 = p.g * s_q0;
+    let t19 = c_q1 * qdd[0];
+    let t20 = s_q1 * qdd[0];
+    let t21 = p.g * c_q0;
+    let t22 = s_q1 * t21;
+    let t23 = c_q1 * t21;
+    let t24 = qd[0] * s_q1;
+    let t25 = qd[1] * t24;
+    let t26 = qd[0] * c_q1;
+    let t27 = qd[1] * t26;
+    let t28 = t19 - t25;
+    let t29 = t20 + t27;
+    let t30 = t15 * t24 + t9 * t26 + qd[1] * t12;
+    let t31 = t16 * t24 + t10 * t26 + qd[1] * t13;
+    let t32 = t17 * t24 + t11 * t26 + qd[1] * t14;
+    let t33 = qd[3] + t30;
+    let t34 = qd[4] + t31;
+    let t35 = qd[5] + t32;
+    let t36 = qd[5] * t31 + qdd[3] + t9 * t28 + t12 * qdd[1] + t15 * t29 - qd[4] * t32;
+    let t37 = qd[3] * t32 + qdd[4] + t10 * t28 + t13 * qdd[1] + t16 * t29 - qd[5] * t30;
+    let t38 = qd[4] * t30 + qdd[5] + t11 * t28 + t14 * qdd[1] + t17 * t29 - qd[3] * t31;
+    let t39 = p.g * s_q7;
+    let t40 = c_q8 * qdd[6];
+    let t41 = s_q8 * qdd[6];
+    let t42 = p.g * c_q7;
+    let t43 = s_q8 * t42;
+    let t44 = c_q8 * t42;
+    let t45 = qd[6] * s_q8;
+    let t46 = qd[7] * t45;
+    let t47 = qd[6] * c_q8;
+    let t48 = qd[7] * t47;
+    let t49 = t40 - t46;
+    let t50 = t41 + t48;
+    let t51 = p.g * s_q10;
+    let t52 = c_q11 * qdd[9];
+    let t53 = s_q11 * qdd[9];
+    let t54 = p.g * c_q10;
+    let t55 = s_q11 * t54;
+    let t56 = c_q11 * t54;
+    let t57 = qd[9] * s_q11;
+    let t58 = qd[10] * t57;
+    let t59 = qd[9] * c_q11;
+    let t60 = qd[10] * t59;
+    let t61 = t52 - t58;
+    let t62 = t53 + t60;
+    let t63 = p.g * s_q13;
+    let t64 = c_q14 * qdd[12];
+    let t65 = s_q14 * qdd[12];
+    let t66 = p.g * c_q13;
+    let t67 = s_q14 * t66;
+    let t68 = c_q14 * t66;
+    let t69 = qd[12] * s_q14;
+    let t70 = qd[13] * t69;
+    let t71 = qd[12] * c_q14;
+    let t72 = qd[13] * t71;
+    let t73 = t64 - t70;
+    let t74 = t65 + t72;
+    let t75 = p.g * s_q16;
+    let t76 = c_q17 * qdd[15];
+    let t77 = s_q17 * qdd[15];
+    let t78 = p.g * c_q16;
+    let t79 = s_q17 * t78;
+    let t80 = c_q17 * t78;
+    let t81 = qd[15] * s_q17;
+    let t82 = qd[16] * t81;
+    let t83 = qd[15] * c_q17;
+    let t84 = qd[16] * t83;
+    let t85 = t76 - t82;
+    let t86 = t77 + t84;
+    let t87 = p.g * s_q19;
+    let t88 = c_q20 * qdd[18];
+    let t89 = s_q20 * qdd[18];
+    let t90 = p.g * c_q19;
+    let t91 = s_q20 * t90;
+    let t92 = c_q20 * t90;
+    let t93 = qd[18] * s_q20;
+    let t94 = qd[19] * t93;
+    let t95 = qd[18] * c_q20;
+    let t96 = qd[19] * t95;
+    let t97 = t88 - t94;
+    let t98 = t89 + t96;
+    let t99 = t26 * t26;
+    let t100 = qd[1] * qd[1];
+    let t101 = t24 * t24;
+    let t102 = t24 * t26;
+    let t103 = qdd[1] + t102;
+    let t104 = 2.0 * t25 - t19;
+    let t105 = t99 + t100;
+    let t106 = t23 + qdd[2] - q[2] * t105;
+    let t107 = q[2] * t103 + 2.0 * qd[1] * qd[2] - t22;
+    let t108 = t18 + q[2] * t104 - 2.0 * qd[2] * t26;
+    let t109 = t9 * t107 + t12 * t108 + t15 * t106;
+    let t110 = t10 * t107 + t13 * t108 + t16 * t106;
+    let t111 = t11 * t107 + t14 * t108 + t17 * t106;
+    let t112 = t33 * t33;
+    let t113 = t34 * t34;
+    let t114 = t35 * t35;
+    let t115 = t33 * t34;
+    let t116 = t33 * t35;
+    let t117 = t34 * t35;
+    let t118 = t47 * t47;
+    let t119 = qd[7] * qd[7];
+    let t120 = t45 * t45;
+    let t121 = t45 * t47;
+    let t122 = qdd[7] + t121;
+    let t123 = 2.0 * t46 - t40;
+    let t124 = t118 + t119;
+    let t125 = t44 + qdd[8] - q[9] * t124;
+    let t126 = q[9] * t122 + 2.0 * qd[7] * qd[8] - t43;
+    let t127 = t39 + q[9] * t123 - 2.0 * qd[8] * t47;
+    let t128 = t59 * t59;
+    let t129 = qd[10] * qd[10];
+    let t130 = t57 * t57;
+    let t131 = t57 * t59;
+    let t132 = qdd[10] + t131;
+    let t133 = 2.0 * t58 - t52;
+    let t134 = t128 + t129;
+    let t135 = t56 + qdd[11] - q[12] * t134;
+    let t136 = q[12] * t132 + 2.0 * qd[10] * qd[11] - t55;
+    let t137 = t51 + q[12] * t133 - 2.0 * qd[11] * t59;
+    let t138 = t71 * t71;
+    let t139 = qd[13] * qd[13];
+    let t140 = t69 * t69;
+    let t141 = t69 * t71;
+    let t142 = qdd[13] + t141;
+    let t143 = 2.0 * t70 - t64;
+    let t144 = t138 + t139;
+    let t145 = t68 + qdd[14] - q[15] * t144;
+    let t146 = q[15] * t142 + 2.0 * qd[13] * qd[14] - t67;
+    let t147 = t63 + q[15] * t143 - 2.0 * qd[14] * t71;
+    let t148 = t83 * t83;
+    let t149 = qd[16] * qd[16];
+    let t150 = t81 * t81;
+    let t151 = t81 * t83;
+    let t152 = qdd[16] + t151;
+    let t153 = 2.0 * t82 - t76;
+    let t154 = t148 + t149;
+    let t155 = t80 + qdd[17] - q[18] * t154;
+    let t156 = q[18] * t152 + 2.0 * qd[16] * qd[17] - t79;
+    let t157 = t75 + q[18] * t153 - 2.0 * qd[17] * t83;
+    let t158 = t95 * t95;
+    let t159 = qd[19] * qd[19];
+    let t160 = t93 * t93;
+    let t161 = t93 * t95;
+    let t162 = qdd[19] + t161;
+    let t163 = 2.0 * t94 - t88;
+    let t164 = t158 + t159;
+    let t165 = t92 + qdd[20] - q[21] * t164;
+    let t166 = q[21] * t162 + 2.0 * qd[19] * qd[20] - t91;
+    let t167 = t87 + q[21] * t163 - 2.0 * qd[20] * t95;
+    let t168 = qd[1] * beta[4] + t24 * beta[6];
+    let t169 = t26 * beta[4] + qd[1] * beta[5] + t24 * beta[7];
+    let t170 = t26 * beta[6] + qd[1] * beta[7] + t24 * beta[8];
+    let t171 = t33 * beta[16] + t34 * beta[17] + t35 * beta[19];
+    let t172 = t33 * beta[17] + t34 * beta[18] + t35 * beta[20];
+    let t173 = t33 * beta[19] + t34 * beta[20] + t35 * beta[21];
+    let t174 = qd[7] * beta[26] + t45 * beta[28];
+    let t175 = t47 * beta[26] + qd[7] * beta[27] + t45 * beta[29];
+    let t176 = t47 * beta[28] + qd[7] * beta[29] + t45 * beta[30];
+    let t177 = qd[10] * beta[39] + t57 * beta[41];
+    let t178 = t59 * beta[39] + qd[10] * beta[40] + t57 * beta[42];
+    let t179 = t59 * beta[41] + qd[10] * beta[42] + t57 * beta[43];
+    let t180 = qd[13] * beta[52] + t69 * beta[54];
+    let t181 = t71 * beta[52] + qd[13] * beta[53] + t69 * beta[55];
+    let t182 = t71 * beta[54] + qd[13] * beta[55] + t69 * beta[56];
+    let t183 = qd[16] * beta[65] + t81 * beta[67];
+    let t184 = t83 * beta[65] + qd[16] * beta[66] + t81 * beta[68];
+    let t185 = t83 * beta[67] + qd[16] * beta[68] + t81 * beta[69];
+    let t186 = qd[19] * beta[78] + t93 * beta[80];
+    let t187 = t95 * beta[78] + qd[19] * beta[79] + t93 * beta[81];
+    let t188 = t95 * beta[80] + qd[19] * beta[81] + t93 * beta[82];
+    let t189 = (t115 - t38) * beta[14] + (t37 + t116) * beta[15]
+        - (t113 + t114) * beta[13];
+    let t190 = (t38 + t115) * beta[13] + (t117 - t36) * beta[15]
+        - (t112 + t114) * beta[14];
+    let t191 = (t116 - t37) * beta[13] + (t36 + t117) * beta[14]
+        - (t112 + t113) * beta[15];
+    let t192 = t36 * beta[16] + t37 * beta[17] + t38 * beta[19] + t34 * t173
+        + t111 * beta[14] - t35 * t172 - t110 * beta[15];
+    let t193 = t36 * beta[17] + t37 * beta[18] + t38 * beta[20] + t35 * t171
+        + t109 * beta[15] - t33 * t173 - t111 * beta[13];
+    let t194 = t36 * beta[19] + t37 * beta[20] + t38 * beta[21] + t33 * t172
+        + t110 * beta[13] - t34 * t171 - t109 * beta[14];
+    [
+        qdd[0] * beta[1] + t21 * beta[0]
+            + c_q1
+                * (qdd[1] * beta[4] + t29 * beta[6] + qd[1] * t170 + t106 * beta[11]
+                    + t9 * t192 + t10 * t193 + t11 * t194 - t24 * t169 - t18 * beta[3]
+                    - t108 * beta[12]
+                    - q[2]
+                        * (t108 * beta[9] + (t20 + 2.0 * t27) * beta[10]
+                            + t104 * beta[12] + t12 * t189 + t13 * t190 + t14 * t191
+                            - (t99 + t101) * beta[11]))
+            + s_q1
+                * (t28 * beta[6] + qdd[1] * beta[7] + t29 * beta[8] + t26 * t169
+                    + t18 * beta[2] + t108 * beta[10] + t15 * t192 + t16 * t193
+                    + t17 * t194 - qd[1] * t168 - t107 * beta[11]),
+        t28 * beta[4] + qdd[1] * beta[5] + t29 * beta[7] + t24 * t168 + t107 * beta[12]
+            + t12 * t192 + t13 * t193 + t14 * t194
+            + q[2]
+                * (t107 * beta[9] + t103 * beta[12] + t9 * t189 + t10 * t190 + t11 * t191
+                    - (t100 + t101) * beta[10] - t20 * beta[11]) - t26 * t170
+            - t22 * beta[3] - t23 * beta[2] - t106 * beta[10],
+        t106 * beta[9] + (t102 - qdd[1]) * beta[10] + t19 * beta[11] + t15 * t189
+            + t16 * t190 + t17 * t191 - t105 * beta[12],
+        t192,
+        t193,
+        t194,
+        qdd[6] * beta[23] + t42 * beta[22]
+            + c_q8
+                * (qdd[7] * beta[26] + t50 * beta[28] + qd[7] * t176 + t125 * beta[33]
+                    - t45 * t175 - t39 * beta[25] - t127 * beta[34]
+                    - q[9]
+                        * (t127 * beta[31] + (t41 + 2.0 * t48) * beta[32]
+                            + t123 * beta[34] - (t118 + t120) * beta[33]))
+            + s_q8
+                * (t49 * beta[28] + qdd[7] * beta[29] + t50 * beta[30] + t47 * t175
+                    + t39 * beta[24] + t127 * beta[32] - qd[7] * t174 - t126 * beta[33]),
+        t49 * beta[26] + qdd[7] * beta[27] + t50 * beta[29] + t45 * t174
+            + t126 * beta[34]
+            + q[9]
+                * (t126 * beta[31] + t122 * beta[34] - (t119 + t120) * beta[32]
+                    - t41 * beta[33]) - t47 * t176 - t43 * beta[25] - t44 * beta[24]
+            - t125 * beta[32],
+        t125 * beta[31] + (t121 - qdd[7]) * beta[32] + t40 * beta[33] - t124 * beta[34],
+        qdd[9] * beta[36] + t54 * beta[35]
+            + c_q11
+                * (qdd[10] * beta[39] + t62 * beta[41] + qd[10] * t179 + t135 * beta[46]
+                    - t57 * t178 - t51 * beta[38] - t137 * beta[47]
+                    - q[12]
+                        * (t137 * beta[44] + (t53 + 2.0 * t60) * beta[45]
+                            + t133 * beta[47] - (t128 + t130) * beta[46]))
+            + s_q11
+                * (t61 * beta[41] + qdd[10] * beta[42] + t62 * beta[43] + t59 * t178
+                    + t51 * beta[37] + t137 * beta[45] - qd[10] * t177
+                    - t136 * beta[46]),
+        t61 * beta[39] + qdd[10] * beta[40] + t62 * beta[42] + t57 * t177
+            + t136 * beta[47]
+            + q[12]
+                * (t136 * beta[44] + t132 * beta[47] - (t129 + t130) * beta[45]
+                    - t53 * beta[46]) - t59 * t179 - t55 * beta[38] - t56 * beta[37]
+            - t135 * beta[45],
+        t135 * beta[44] + (t131 - qdd[10]) * beta[45] + t52 * beta[46] - t134 * beta[47],
+        qdd[12] * beta[49] + t66 * beta[48]
+            + c_q14
+                * (qdd[13] * beta[52] + t74 * beta[54] + qd[13] * t182 + t145 * beta[59]
+                    - t69 * t181 - t63 * beta[51] - t147 * beta[60]
+                    - q[15]
+                        * (t147 * beta[57] + (t65 + 2.0 * t72) * beta[58]
+                            + t143 * beta[60] - (t138 + t140) * beta[59]))
+            + s_q14
+                * (t73 * beta[54] + qdd[13] * beta[55] + t74 * beta[56] + t71 * t181
+                    + t63 * beta[50] + t147 * beta[58] - qd[13] * t180
+                    - t146 * beta[59]),
+        t73 * beta[52] + qdd[13] * beta[53] + t74 * beta[55] + t69 * t180
+            + t146 * beta[60]
+            + q[15]
+                * (t146 * beta[57] + t142 * beta[60] - (t139 + t140) * beta[58]
+                    - t65 * beta[59]) - t71 * t182 - t67 * beta[51] - t68 * beta[50]
+            - t145 * beta[58],
+        t145 * beta[57] + (t141 - qdd[13]) * beta[58] + t64 * beta[59] - t144 * beta[60],
+        qdd[15] * beta[62] + t78 * beta[61]
+            + c_q17
+                * (qdd[16] * beta[65] + t86 * beta[67] + qd[16] * t185 + t155 * beta[72]
+                    - t81 * t184 - t75 * beta[64] - t157 * beta[73]
+                    - q[18]
+                        * (t157 * beta[70] + (t77 + 2.0 * t84) * beta[71]
+                            + t153 * beta[73] - (t148 + t150) * beta[72]))
+            + s_q17
+                * (t85 * beta[67] + qdd[16] * beta[68] + t86 * beta[69] + t83 * t184
+                    + t75 * beta[63] + t157 * beta[71] - qd[16] * t183
+                    - t156 * beta[72]),
+        t85 * beta[65] + qdd[16] * beta[66] + t86 * beta[68] + t81 * t183
+            + t156 * beta[73]
+            + q[18]
+                * (t156 * beta[70] + t152 * beta[73] - (t149 + t150) * beta[71]
+                    - t77 * beta[72]) - t83 * t185 - t79 * beta[64] - t80 * beta[63]
+            - t155 * beta[71],
+        t155 * beta[70] + (t151 - qdd[16]) * beta[71] + t76 * beta[72] - t154 * beta[73],
+        qdd[18] * beta[75] + t90 * beta[74]
+            + c_q20
+                * (qdd[19] * beta[78] + t98 * beta[80] + qd[19] * t188 + t165 * beta[85]
+                    - t93 * t187 - t87 * beta[77] - t167 * beta[86]
+                    - q[21]
+                        * (t167 * beta[83] + (t89 + 2.0 * t96) * beta[84]
+                            + t163 * beta[86] - (t158 + t160) * beta[85]))
+            + s_q20
+                * (t97 * beta[80] + qdd[19] * beta[81] + t98 * beta[82] + t95 * t187
+                    + t87 * beta[76] + t167 * beta[84] - qd[19] * t186
+                    - t166 * beta[85]),
+        t97 * beta[78] + qdd[19] * beta[79] + t98 * beta[81] + t93 * t186
+            + t166 * beta[86]
+            + q[21]
+                * (t166 * beta[83] + t162 * beta[86] - (t159 + t160) * beta[84]
+                    - t89 * beta[85]) - t95 * t188 - t91 * beta[77] - t92 * beta[76]
+            - t165 * beta[84],
+        t165 * beta[83] + (t161 - qdd[19]) * beta[84] + t88 * beta[85] - t164 * beta[86],
     ]
 }
 

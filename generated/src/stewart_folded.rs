@@ -168,6 +168,7 @@
 //! | `standard_regressor` | 548 | 388 | 0 | 0 | 12 | 12 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `regressor` | 513 | 369 | 0 | 0 | 12 | 12 |
+//! | `base_inverse_dynamics` | 582 | 429 | 0 | 0 | 12 | 12 |
 //! | `linearization` | 2828 | 1621 | 21 | 0 | 12 | 12 |
 //! | `constrained_forward_dynamics` | 17874 | 16740 | 1017 | 36 | 36 | 36 |
 //! | `cut_joint_reactions` | 17914 | 16765 | 1017 | 36 | 46 | 46 |
@@ -32224,6 +32225,393 @@ fn regressor_with_body(
             t99,
             -t129 - t130,
         ],
+    ]
+}
+
+/// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 582, add: 429, div: 0, sqrt: 0, sin: 12, cos: 12, exp: 0 };
+
+/// The joint forces written in the base parameters: `Y_b β` for the given `beta`
+/// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
+/// in fewer operations than `regressor` times `beta`. At `beta = base_parameters(p)`
+/// it is `inverse_dynamics` (of the tree for a mechanism with
+/// loops); with an identified `beta`, the identified model's. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_inverse_dynamics_with`]; its cost is [`OPS_BASE_INVERSE_DYNAMICS`].
+pub fn base_inverse_dynamics(
+    p: &Params,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with(&p.derived(), beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn base_inverse_dynamics_with(
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { base_inverse_dynamics_with_avx(avx2, d, beta, q, qd, qdd) };
+    }
+    base_inverse_dynamics_with_body(BuildLanes, d, beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn base_inverse_dynamics_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with_body(avx2, d, beta, q, qd, qdd)
+}
+
+/// The statements of [`base_inverse_dynamics_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn base_inverse_dynamics_with_body(
+    lanes: impl QuadLanes,
+    _d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q7, c_q7), (s_q8, c_q8)] = lanes
+        .sin_cos_quad(q[0], q[1], q[7], q[8]);
+    let [(s_q10, c_q10), (s_q11, c_q11), (s_q13, c_q13), (s_q14, c_q14)] = lanes
+        .sin_cos_quad(q[10], q[11], q[13], q[14]);
+    let [(s_q16, c_q16), (s_q17, c_q17), (s_q19, c_q19), (s_q20, c_q20)] = lanes
+        .sin_cos_quad(q[16], q[17], q[19], q[20]);
+    let t0 = c_q0 * s_q1;
+    let t1 = c_q0 * c_q1;
+    let t2 = q[3] * q[3];
+    let t3 = q[4] * q[4];
+    let t4 = q[5] * q[5];
+    let t5 = q[3] * q[4];
+    let t6 = q[3] * q[5];
+    let t7 = q[4] * q[5];
+    let t8 = q[3] * q[6];
+    let t9 = q[4] * q[6];
+    let t10 = q[5] * q[6];
+    let t11 = 1.0 - 2.0 * (t3 + t4);
+    let t12 = 2.0 * (t5 - t10);
+    let t13 = 2.0 * (t6 + t9);
+    let t14 = 2.0 * (t5 + t10);
+    let t15 = 1.0 - 2.0 * (t2 + t4);
+    let t16 = 2.0 * (t7 - t8);
+    let t17 = 2.0 * (t6 - t9);
+    let t18 = 2.0 * (t7 + t8);
+    let t19 = 1.0 - 2.0 * (t2 + t3);
+    let t20 = c_q7 * s_q8;
+    let t21 = c_q7 * c_q8;
+    let t22 = c_q10 * s_q11;
+    let t23 = c_q10 * c_q11;
+    let t24 = c_q13 * s_q14;
+    let t25 = c_q13 * c_q14;
+    let t26 = c_q16 * s_q17;
+    let t27 = c_q16 * c_q17;
+    let t28 = c_q19 * s_q20;
+    let t29 = c_q19 * c_q20;
+    let t30 = c_q1 * qdd[0];
+    let t31 = s_q1 * qdd[0];
+    let t32 = qd[0] * s_q1;
+    let t33 = qd[1] * t32;
+    let t34 = qd[0] * c_q1;
+    let t35 = qd[1] * t34;
+    let t36 = t30 - t33;
+    let t37 = t31 + t35;
+    let t38 = t17 * t32 + t11 * t34 + qd[1] * t14;
+    let t39 = t18 * t32 + t12 * t34 + qd[1] * t15;
+    let t40 = t19 * t32 + t13 * t34 + qd[1] * t16;
+    let t41 = qd[3] + t38;
+    let t42 = qd[4] + t39;
+    let t43 = qd[5] + t40;
+    let t44 = qd[5] * t39 + qdd[3] + t11 * t36 + t14 * qdd[1] + t17 * t37 - qd[4] * t40;
+    let t45 = qd[3] * t40 + qdd[4] + t12 * t36 + t15 * qdd[1] + t18 * t37 - qd[5] * t38;
+    let t46 = qd[4] * t38 + qdd[5] + t13 * t36 + t16 * qdd[1] + t19 * t37 - qd[3] * t39;
+    let t47 = c_q8 * qdd[6];
+    let t48 = s_q8 * qdd[6];
+    let t49 = qd[6] * s_q8;
+    let t50 = qd[7] * t49;
+    let t51 = qd[6] * c_q8;
+    let t52 = qd[7] * t51;
+    let t53 = t47 - t50;
+    let t54 = t48 + t52;
+    let t55 = c_q11 * qdd[9];
+    let t56 = s_q11 * qdd[9];
+    let t57 = qd[9] * s_q11;
+    let t58 = qd[10] * t57;
+    let t59 = qd[9] * c_q11;
+    let t60 = qd[10] * t59;
+    let t61 = t55 - t58;
+    let t62 = t56 + t60;
+    let t63 = c_q14 * qdd[12];
+    let t64 = s_q14 * qdd[12];
+    let t65 = qd[12] * s_q14;
+    let t66 = qd[13] * t65;
+    let t67 = qd[12] * c_q14;
+    let t68 = qd[13] * t67;
+    let t69 = t63 - t66;
+    let t70 = t64 + t68;
+    let t71 = c_q17 * qdd[15];
+    let t72 = s_q17 * qdd[15];
+    let t73 = qd[15] * s_q17;
+    let t74 = qd[16] * t73;
+    let t75 = qd[15] * c_q17;
+    let t76 = qd[16] * t75;
+    let t77 = t71 - t74;
+    let t78 = t72 + t76;
+    let t79 = c_q20 * qdd[18];
+    let t80 = s_q20 * qdd[18];
+    let t81 = qd[18] * s_q20;
+    let t82 = qd[19] * t81;
+    let t83 = qd[18] * c_q20;
+    let t84 = qd[19] * t83;
+    let t85 = t79 - t82;
+    let t86 = t80 + t84;
+    let t87 = t32 * t34;
+    let t88 = t34 * t34;
+    let t89 = qd[1] * qd[1];
+    let t90 = t42 * t43;
+    let t91 = t41 * t43;
+    let t92 = t41 * t42;
+    let t93 = t49 * t51;
+    let t94 = t51 * t51;
+    let t95 = qd[7] * qd[7];
+    let t96 = t57 * t59;
+    let t97 = t59 * t59;
+    let t98 = qd[10] * qd[10];
+    let t99 = t65 * t67;
+    let t100 = t67 * t67;
+    let t101 = qd[13] * qd[13];
+    let t102 = t73 * t75;
+    let t103 = t75 * t75;
+    let t104 = qd[16] * qd[16];
+    let t105 = t81 * t83;
+    let t106 = t83 * t83;
+    let t107 = qd[19] * qd[19];
+    let t108 = t32 * t32;
+    let t109 = qdd[1] + t87;
+    let t110 = 2.0 * t33 - t30;
+    let t111 = t88 + t89;
+    let t112 = 9.81 * t1 + qdd[2] - q[2] * t111;
+    let t113 = 2.0 * qd[1] * qd[2] + q[2] * t109 - 9.81 * t0;
+    let t114 = 9.81 * s_q0 + q[2] * t110 - 2.0 * qd[2] * t34;
+    let t115 = t11 * t113 + t14 * t114 + t17 * t112;
+    let t116 = t12 * t113 + t15 * t114 + t18 * t112;
+    let t117 = t13 * t113 + t16 * t114 + t19 * t112;
+    let t118 = t41 * t41;
+    let t119 = t42 * t42;
+    let t120 = t43 * t43;
+    let t121 = t49 * t49;
+    let t122 = qdd[7] + t93;
+    let t123 = 2.0 * t50 - t47;
+    let t124 = t94 + t95;
+    let t125 = 9.81 * t21 + qdd[8] - q[9] * t124;
+    let t126 = 2.0 * qd[7] * qd[8] + q[9] * t122 - 9.81 * t20;
+    let t127 = 9.81 * s_q7 + q[9] * t123 - 2.0 * qd[8] * t51;
+    let t128 = t57 * t57;
+    let t129 = qdd[10] + t96;
+    let t130 = 2.0 * t58 - t55;
+    let t131 = t97 + t98;
+    let t132 = 9.81 * t23 + qdd[11] - q[12] * t131;
+    let t133 = 2.0 * qd[10] * qd[11] + q[12] * t129 - 9.81 * t22;
+    let t134 = 9.81 * s_q10 + q[12] * t130 - 2.0 * qd[11] * t59;
+    let t135 = t65 * t65;
+    let t136 = qdd[13] + t99;
+    let t137 = 2.0 * t66 - t63;
+    let t138 = t100 + t101;
+    let t139 = 9.81 * t25 + qdd[14] - q[15] * t138;
+    let t140 = 2.0 * qd[13] * qd[14] + q[15] * t136 - 9.81 * t24;
+    let t141 = 9.81 * s_q13 + q[15] * t137 - 2.0 * qd[14] * t67;
+    let t142 = t73 * t73;
+    let t143 = qdd[16] + t102;
+    let t144 = 2.0 * t74 - t71;
+    let t145 = t103 + t104;
+    let t146 = 9.81 * t27 + qdd[17] - q[18] * t145;
+    let t147 = 2.0 * qd[16] * qd[17] + q[18] * t143 - 9.81 * t26;
+    let t148 = 9.81 * s_q16 + q[18] * t144 - 2.0 * qd[17] * t75;
+    let t149 = t81 * t81;
+    let t150 = qdd[19] + t105;
+    let t151 = 2.0 * t82 - t79;
+    let t152 = t106 + t107;
+    let t153 = 9.81 * t29 + qdd[20] - q[21] * t152;
+    let t154 = 2.0 * qd[19] * qd[20] + q[21] * t150 - 9.81 * t28;
+    let t155 = 9.81 * s_q19 + q[21] * t151 - 2.0 * qd[20] * t83;
+    let t156 = qd[1] * beta[4] + t32 * beta[6];
+    let t157 = t34 * beta[4] + qd[1] * beta[5] + t32 * beta[7];
+    let t158 = t34 * beta[6] + qd[1] * beta[7] + t32 * beta[8];
+    let t159 = t41 * beta[16] + t42 * beta[17] + t43 * beta[19];
+    let t160 = t41 * beta[17] + t42 * beta[18] + t43 * beta[20];
+    let t161 = t41 * beta[19] + t42 * beta[20] + t43 * beta[21];
+    let t162 = qd[7] * beta[26] + t49 * beta[28];
+    let t163 = t51 * beta[26] + qd[7] * beta[27] + t49 * beta[29];
+    let t164 = t51 * beta[28] + qd[7] * beta[29] + t49 * beta[30];
+    let t165 = qd[10] * beta[39] + t57 * beta[41];
+    let t166 = t59 * beta[39] + qd[10] * beta[40] + t57 * beta[42];
+    let t167 = t59 * beta[41] + qd[10] * beta[42] + t57 * beta[43];
+    let t168 = qd[13] * beta[52] + t65 * beta[54];
+    let t169 = t67 * beta[52] + qd[13] * beta[53] + t65 * beta[55];
+    let t170 = t67 * beta[54] + qd[13] * beta[55] + t65 * beta[56];
+    let t171 = qd[16] * beta[65] + t73 * beta[67];
+    let t172 = t75 * beta[65] + qd[16] * beta[66] + t73 * beta[68];
+    let t173 = t75 * beta[67] + qd[16] * beta[68] + t73 * beta[69];
+    let t174 = qd[19] * beta[78] + t81 * beta[80];
+    let t175 = t83 * beta[78] + qd[19] * beta[79] + t81 * beta[81];
+    let t176 = t83 * beta[80] + qd[19] * beta[81] + t81 * beta[82];
+    let t177 = (t92 - t46) * beta[14] + (t45 + t91) * beta[15]
+        - (t119 + t120) * beta[13];
+    let t178 = (t46 + t92) * beta[13] + (t90 - t44) * beta[15]
+        - (t118 + t120) * beta[14];
+    let t179 = (t91 - t45) * beta[13] + (t44 + t90) * beta[14]
+        - (t118 + t119) * beta[15];
+    let t180 = t44 * beta[16] + t45 * beta[17] + t46 * beta[19] + t42 * t161
+        + t117 * beta[14] - t43 * t160 - t116 * beta[15];
+    let t181 = t44 * beta[17] + t45 * beta[18] + t46 * beta[20] + t43 * t159
+        + t115 * beta[15] - t41 * t161 - t117 * beta[13];
+    let t182 = t44 * beta[19] + t45 * beta[20] + t46 * beta[21] + t41 * t160
+        + t116 * beta[13] - t42 * t159 - t115 * beta[14];
+    [
+        qdd[0] * beta[1]
+            + c_q1
+                * (qdd[1] * beta[4] + t37 * beta[6] + qd[1] * t158 + t112 * beta[11]
+                    + t11 * t180 + t12 * t181 + t13 * t182 - t32 * t157 - t114 * beta[12]
+                    - q[2]
+                        * (t114 * beta[9] + (t31 + 2.0 * t35) * beta[10]
+                            + t110 * beta[12] + t14 * t177 + t15 * t178 + t16 * t179
+                            - (t88 + t108) * beta[11]) - 9.81 * s_q0 * beta[3])
+            + s_q1
+                * (t36 * beta[6] + qdd[1] * beta[7] + t37 * beta[8] + t34 * t157
+                    + t114 * beta[10] + t17 * t180 + t18 * t181 + t19 * t182
+                    + 9.81 * s_q0 * beta[2] - qd[1] * t156 - t113 * beta[11])
+            + 9.81 * c_q0 * beta[0],
+        t36 * beta[4] + qdd[1] * beta[5] + t37 * beta[7] + t32 * t156 + t113 * beta[12]
+            + t14 * t180 + t15 * t181 + t16 * t182
+            + q[2]
+                * (t113 * beta[9] + t109 * beta[12] + t11 * t177 + t12 * t178
+                    + t13 * t179 - (t89 + t108) * beta[10] - t31 * beta[11]) - t34 * t158
+            - t112 * beta[10] - 9.81 * (t0 * beta[3] + t1 * beta[2]),
+        t112 * beta[9] + (t87 - qdd[1]) * beta[10] + t30 * beta[11] + t17 * t177
+            + t18 * t178 + t19 * t179 - t111 * beta[12],
+        t180,
+        t181,
+        t182,
+        qdd[6] * beta[23]
+            + c_q8
+                * (qdd[7] * beta[26] + t54 * beta[28] + qd[7] * t164 + t125 * beta[33]
+                    - t49 * t163 - t127 * beta[34]
+                    - q[9]
+                        * (t127 * beta[31] + (t48 + 2.0 * t52) * beta[32]
+                            + t123 * beta[34] - (t94 + t121) * beta[33])
+                    - 9.81 * s_q7 * beta[25])
+            + s_q8
+                * (t53 * beta[28] + qdd[7] * beta[29] + t54 * beta[30] + t51 * t163
+                    + t127 * beta[32] + 9.81 * s_q7 * beta[24] - qd[7] * t162
+                    - t126 * beta[33]) + 9.81 * c_q7 * beta[22],
+        t53 * beta[26] + qdd[7] * beta[27] + t54 * beta[29] + t49 * t162
+            + t126 * beta[34]
+            + q[9]
+                * (t126 * beta[31] + t122 * beta[34] - (t95 + t121) * beta[32]
+                    - t48 * beta[33]) - t51 * t164 - t125 * beta[32]
+            - 9.81 * (t20 * beta[25] + t21 * beta[24]),
+        t125 * beta[31] + (t93 - qdd[7]) * beta[32] + t47 * beta[33] - t124 * beta[34],
+        qdd[9] * beta[36]
+            + c_q11
+                * (qdd[10] * beta[39] + t62 * beta[41] + qd[10] * t167 + t132 * beta[46]
+                    - t57 * t166 - t134 * beta[47]
+                    - q[12]
+                        * (t134 * beta[44] + (t56 + 2.0 * t60) * beta[45]
+                            + t130 * beta[47] - (t97 + t128) * beta[46])
+                    - 9.81 * s_q10 * beta[38])
+            + s_q11
+                * (t61 * beta[41] + qdd[10] * beta[42] + t62 * beta[43] + t59 * t166
+                    + t134 * beta[45] + 9.81 * s_q10 * beta[37] - qd[10] * t165
+                    - t133 * beta[46]) + 9.81 * c_q10 * beta[35],
+        t61 * beta[39] + qdd[10] * beta[40] + t62 * beta[42] + t57 * t165
+            + t133 * beta[47]
+            + q[12]
+                * (t133 * beta[44] + t129 * beta[47] - (t98 + t128) * beta[45]
+                    - t56 * beta[46]) - t59 * t167 - t132 * beta[45]
+            - 9.81 * (t22 * beta[38] + t23 * beta[37]),
+        t132 * beta[44] + (t96 - qdd[10]) * beta[45] + t55 * beta[46] - t131 * beta[47],
+        qdd[12] * beta[49]
+            + c_q14
+                * (qdd[13] * beta[52] + t70 * beta[54] + qd[13] * t170 + t139 * beta[59]
+                    - t65 * t169 - t141 * beta[60]
+                    - q[15]
+                        * (t141 * beta[57] + (t64 + 2.0 * t68) * beta[58]
+                            + t137 * beta[60] - (t100 + t135) * beta[59])
+                    - 9.81 * s_q13 * beta[51])
+            + s_q14
+                * (t69 * beta[54] + qdd[13] * beta[55] + t70 * beta[56] + t67 * t169
+                    + t141 * beta[58] + 9.81 * s_q13 * beta[50] - qd[13] * t168
+                    - t140 * beta[59]) + 9.81 * c_q13 * beta[48],
+        t69 * beta[52] + qdd[13] * beta[53] + t70 * beta[55] + t65 * t168
+            + t140 * beta[60]
+            + q[15]
+                * (t140 * beta[57] + t136 * beta[60] - (t101 + t135) * beta[58]
+                    - t64 * beta[59]) - t67 * t170 - t139 * beta[58]
+            - 9.81 * (t24 * beta[51] + t25 * beta[50]),
+        t139 * beta[57] + (t99 - qdd[13]) * beta[58] + t63 * beta[59] - t138 * beta[60],
+        qdd[15] * beta[62]
+            + c_q17
+                * (qdd[16] * beta[65] + t78 * beta[67] + qd[16] * t173 + t146 * beta[72]
+                    - t73 * t172 - t148 * beta[73]
+                    - q[18]
+                        * (t148 * beta[70] + (t72 + 2.0 * t76) * beta[71]
+                            + t144 * beta[73] - (t103 + t142) * beta[72])
+                    - 9.81 * s_q16 * beta[64])
+            + s_q17
+                * (t77 * beta[67] + qdd[16] * beta[68] + t78 * beta[69] + t75 * t172
+                    + t148 * beta[71] + 9.81 * s_q16 * beta[63] - qd[16] * t171
+                    - t147 * beta[72]) + 9.81 * c_q16 * beta[61],
+        t77 * beta[65] + qdd[16] * beta[66] + t78 * beta[68] + t73 * t171
+            + t147 * beta[73]
+            + q[18]
+                * (t147 * beta[70] + t143 * beta[73] - (t104 + t142) * beta[71]
+                    - t72 * beta[72]) - t75 * t173 - t146 * beta[71]
+            - 9.81 * (t26 * beta[64] + t27 * beta[63]),
+        t146 * beta[70] + (t102 - qdd[16]) * beta[71] + t71 * beta[72] - t145 * beta[73],
+        qdd[18] * beta[75]
+            + c_q20
+                * (qdd[19] * beta[78] + t86 * beta[80] + qd[19] * t176 + t153 * beta[85]
+                    - t81 * t175 - t155 * beta[86]
+                    - q[21]
+                        * (t155 * beta[83] + (t80 + 2.0 * t84) * beta[84]
+                            + t151 * beta[86] - (t106 + t149) * beta[85])
+                    - 9.81 * s_q19 * beta[77])
+            + s_q20
+                * (t85 * beta[80] + qdd[19] * beta[81] + t86 * beta[82] + t83 * t175
+                    + t155 * beta[84] + 9.81 * s_q19 * beta[76] - qd[19] * t174
+                    - t154 * beta[85]) + 9.81 * c_q19 * beta[74],
+        t85 * beta[78] + qdd[19] * beta[79] + t86 * beta[81] + t81 * t174
+            + t154 * beta[86]
+            + q[21]
+                * (t154 * beta[83] + t150 * beta[86] - (t107 + t149) * beta[84]
+                    - t80 * beta[85]) - t83 * t176 - t153 * beta[84]
+            - 9.81 * (t28 * beta[77] + t29 * beta[76]),
+        t153 * beta[83] + (t105 - qdd[19]) * beta[84] + t79 * beta[85] - t152 * beta[86],
     ]
 }
 

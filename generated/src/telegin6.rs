@@ -83,6 +83,7 @@
 //! | `standard_regressor` | 248 | 186 | 0 | 0 | 4 | 4 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `regressor` | 187 | 134 | 0 | 0 | 4 | 4 |
+//! | `base_inverse_dynamics` | 158 | 121 | 0 | 0 | 4 | 4 |
 //! | `linearization` | 683 | 401 | 7 | 0 | 4 | 4 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -3139,6 +3140,156 @@ fn regressor_with_body(
             t102,
             -t45,
         ],
+    ]
+}
+
+/// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 158, add: 121, div: 0, sqrt: 0, sin: 4, cos: 4, exp: 0 };
+
+/// The joint forces written in the base parameters: `Y_b β` for the given `beta`
+/// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
+/// in fewer operations than `regressor` times `beta`. At `beta = base_parameters(p)`
+/// it is `inverse_dynamics` (of the tree for a mechanism with
+/// loops); with an identified `beta`, the identified model's. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_inverse_dynamics_with`]; its cost is [`OPS_BASE_INVERSE_DYNAMICS`].
+pub fn base_inverse_dynamics(
+    p: &Params,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with(&p.derived(), beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn base_inverse_dynamics_with(
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { base_inverse_dynamics_with_avx(avx2, d, beta, q, qd, qdd) };
+    }
+    base_inverse_dynamics_with_body(BuildLanes, d, beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn base_inverse_dynamics_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with_body(avx2, d, beta, q, qd, qdd)
+}
+
+/// The statements of [`base_inverse_dynamics_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn base_inverse_dynamics_with_body(
+    lanes: impl QuadLanes,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = lanes
+        .sin_cos_quad(q[1], q[2], q[4], q[5]);
+    let t0 = qd[0] * (p.l1 * qd[0]);
+    let t1 = p.l1 * qdd[0];
+    let t2 = s_q1 * t1 - c_q1 * t0;
+    let t3 = s_q1 * t0 + c_q1 * t1;
+    let t4 = qd[0] + qd[1];
+    let t5 = qdd[0] + qdd[1];
+    let t6 = t2 - p.l2 * t4 * t4;
+    let t7 = t4 + qd[2];
+    let t8 = t5 + qdd[2];
+    let t9 = p.g - qdd[3];
+    let t10 = t7 * c_q4;
+    let t11 = t8 * s_q4;
+    let t12 = t8 * c_q4;
+    let t13 = qd[4] * t10;
+    let t14 = t7 * s_q4;
+    let t15 = qd[4] * t14;
+    let t16 = t11 + t13;
+    let t17 = t12 - t15;
+    let t18 = t14 * c_q5 - qd[4] * s_q5;
+    let t19 = t14 * s_q5 + qd[4] * c_q5;
+    let t20 = t10 + qd[5];
+    let t21 = t17 + qdd[5];
+    let t22 = t16 * c_q5 - qdd[4] * s_q5 - qd[5] * t19;
+    let t23 = qd[5] * t18 + t16 * s_q5 + qdd[4] * c_q5;
+    let t24 = -t5;
+    let t25 = p.l2 * t24 - t3;
+    let t26 = c_q2 * t6 - s_q2 * t25;
+    let t27 = s_q2 * t6 + c_q2 * t25;
+    let t28 = t9 * s_q4 + c_q4 * t26;
+    let t29 = t9 * c_q4 - s_q4 * t26;
+    let t30 = qd[4] * qd[4];
+    let t31 = t10 * t14;
+    let t32 = t20 * t20;
+    let t33 = t18 * t19;
+    let t34 = t14 * beta[10] + t10 * beta[11] + qd[4] * beta[12];
+    let t35 = t14 * beta[11] + qd[4] * beta[13];
+    let t36 = t14 * beta[12] + t10 * beta[13] + qd[4] * beta[14];
+    let t37 = t20 * beta[17] + t19 * beta[19];
+    let t38 = t18 * beta[17] + t20 * beta[18] + t19 * beta[20];
+    let t39 = t18 * beta[19] + t20 * beta[20] + t19 * beta[21];
+    let t40 = (t21 + t33) * beta[16] - (t32 + t19 * t19) * beta[15];
+    let t41 = (t33 - t21) * beta[15] - (t18 * t18 + t32) * beta[16];
+    let t42 = t21 * beta[17] + t23 * beta[19] + t20 * t39 - t19 * t38 - t29 * beta[16];
+    let t43 = t22 * beta[17] + t21 * beta[18] + t23 * beta[20] + t19 * t37
+        + (c_q5 * t28 - s_q5 * t27) * beta[16] - (s_q5 * t28 + c_q5 * t27) * beta[15]
+        - t18 * t39;
+    let t44 = t22 * beta[19] + t21 * beta[20] + t23 * beta[21] + t18 * t38
+        + t29 * beta[15] - t20 * t37;
+    let t45 = (t31 - qdd[4]) * beta[9] + c_q5 * t40 + s_q5 * t41
+        - (t10 * t10 + t30) * beta[8];
+    let t46 = (qdd[4] + t31) * beta[8] + (t23 + t18 * t20) * beta[15]
+        + (t19 * t20 - t22) * beta[16] - (t14 * t14 + t30) * beta[9];
+    let t47 = t8 * beta[5] + t26 * beta[7] + c_q4 * t45 - t7 * t7 * beta[4] - s_q4 * t46;
+    let t48 = t27 * beta[7] + (2.0 * t15 - t12) * beta[8] + (t11 + 2.0 * t13) * beta[9]
+        + c_q5 * t41 - t8 * beta[4] - t7 * t7 * beta[5] - s_q5 * t40;
+    let t49 = s_q4
+        * (t16 * beta[10] + t17 * beta[11] + qdd[4] * beta[12] + t10 * t36
+            + t27 * beta[9] + c_q5 * t42 + s_q5 * t44 - qd[4] * t35)
+        + c_q4
+            * (t16 * beta[11] + qdd[4] * beta[13] + qd[4] * t34 + t43 - t14 * t36
+                - t27 * beta[8]) + t8 * beta[6] + t26 * beta[5] - t27 * beta[4];
+    let t50 = c_q2 * t48 - s_q2 * t47;
+    let t51 = t49 + t5 * beta[3] + t2 * beta[2] + t3 * beta[1] - p.l2 * t50;
+    [
+        qdd[0] * beta[0] + t51
+            - p.l1
+                * (c_q1 * (t24 * beta[1] + t50 - t4 * t4 * beta[2])
+                    - s_q1
+                        * (t5 * beta[2] + c_q2 * t47 + s_q2 * t48 - t4 * t4 * beta[1])),
+        t51,
+        t49,
+        -t9 * beta[7] - s_q4 * t45 - c_q4 * t46,
+        t16 * beta[12] + t17 * beta[13] + qdd[4] * beta[14] + t14 * t35 + t29 * beta[8]
+            + c_q5 * t44 - t10 * t34 - t28 * beta[9] - s_q5 * t42,
+        t43,
     ]
 }
 

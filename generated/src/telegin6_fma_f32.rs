@@ -92,6 +92,7 @@
 //! | `standard_regressor` | 187 | 125 | 0 | 0 | 4 | 4 | 61 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `regressor` | 141 | 88 | 0 | 0 | 4 | 4 | 46 |
+//! | `base_inverse_dynamics` | 81 | 44 | 0 | 0 | 4 | 4 | 77 |
 //! | `linearization` | 479 | 197 | 7 | 0 | 4 | 4 | 204 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -3275,6 +3276,168 @@ fn regressor_with_body(
             t102,
             -t45,
         ],
+    ]
+}
+
+/// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 81, add: 44, div: 0, sqrt: 0, sin: 4, cos: 4, exp: 0, fma: 77 };
+
+/// The joint forces written in the base parameters: `Y_b β` for the given `beta`
+/// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
+/// in fewer operations than `regressor` times `beta`. At `beta = base_parameters(p)`
+/// it is `inverse_dynamics` (of the tree for a mechanism with
+/// loops); with an identified `beta`, the identified model's. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_inverse_dynamics_with`]; its cost is [`OPS_BASE_INVERSE_DYNAMICS`].
+pub fn base_inverse_dynamics(
+    p: &Params,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with(&p.derived(), beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+pub fn base_inverse_dynamics_with(
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[4],
+        q[5],
+    );
+    let t0 = qd[0] * (p.l1 * qd[0]);
+    let t1 = p.l1 * qdd[0];
+    let t2 = s_q1 * t1 - c_q1 * t0;
+    let t3 = fma(c_q1, t1, s_q1 * t0);
+    let t4 = qd[0] + qd[1];
+    let t5 = qdd[0] + qdd[1];
+    let t6 = t2 - p.l2 * t4 * t4;
+    let t7 = t4 + qd[2];
+    let t8 = t5 + qdd[2];
+    let t9 = p.g - qdd[3];
+    let t10 = t7 * c_q4;
+    let t11 = t8 * s_q4;
+    let t12 = t8 * c_q4;
+    let t13 = qd[4] * t10;
+    let t14 = t7 * s_q4;
+    let t15 = qd[4] * t14;
+    let t16 = t11 + t13;
+    let t17 = t12 - t15;
+    let t18 = t14 * c_q5 - qd[4] * s_q5;
+    let t19 = fma(qd[4], c_q5, t14 * s_q5);
+    let t20 = t10 + qd[5];
+    let t21 = t17 + qdd[5];
+    let t22 = t16 * c_q5 - fma(qd[5], t19, qdd[4] * s_q5);
+    let t23 = fma(qdd[4], c_q5, fma(t16, s_q5, qd[5] * t18));
+    let t24 = -t5;
+    let t25 = p.l2 * t24 - t3;
+    let t26 = c_q2 * t6 - s_q2 * t25;
+    let t27 = fma(c_q2, t25, s_q2 * t6);
+    let t28 = fma(c_q4, t26, t9 * s_q4);
+    let t29 = t9 * c_q4 - s_q4 * t26;
+    let t30 = qd[4] * qd[4];
+    let t31 = t10 * t14;
+    let t32 = t20 * t20;
+    let t33 = t18 * t19;
+    let t34 = fma(qd[4], beta[12], fma(t10, beta[11], t14 * beta[10]));
+    let t35 = fma(qd[4], beta[13], t14 * beta[11]);
+    let t36 = fma(qd[4], beta[14], fma(t10, beta[13], t14 * beta[12]));
+    let t37 = fma(t19, beta[19], t20 * beta[17]);
+    let t38 = fma(t19, beta[20], fma(t20, beta[18], t18 * beta[17]));
+    let t39 = fma(t19, beta[21], fma(t20, beta[20], t18 * beta[19]));
+    let t40 = (t21 + t33) * beta[16] - fma(t19, t19, t32) * beta[15];
+    let t41 = (t33 - t21) * beta[15] - fma(t18, t18, t32) * beta[16];
+    let t42 = fma(t20, t39, fma(t23, beta[19], t21 * beta[17]))
+        - fma(t29, beta[16], t19 * t38);
+    let t43 = fma(
+        c_q5 * t28 - s_q5 * t27,
+        beta[16],
+        fma(t19, t37, fma(t23, beta[20], fma(t21, beta[18], t22 * beta[17]))),
+    ) - fma(t18, t39, fma(c_q5, t27, s_q5 * t28) * beta[15]);
+    let t44 = fma(
+        t29,
+        beta[15],
+        fma(t18, t38, fma(t23, beta[21], fma(t21, beta[20], t22 * beta[19]))),
+    ) - t20 * t37;
+    let t45 = fma(s_q5, t41, fma(c_q5, t40, (t31 - qdd[4]) * beta[9]))
+        - fma(t10, t10, t30) * beta[8];
+    let t46 = fma(
+        t19 * t20 - t22,
+        beta[16],
+        fma(fma(t18, t20, t23), beta[15], (qdd[4] + t31) * beta[8]),
+    ) - fma(t14, t14, t30) * beta[9];
+    let t47 = fma(c_q4, t45, fma(t26, beta[7], t8 * beta[5]))
+        - fma(s_q4, t46, t7 * t7 * beta[4]);
+    let t48 = fma(
+        c_q5,
+        t41,
+        fma(fma(2.0, t13, t11), beta[9], fma(2.0 * t15 - t12, beta[8], t27 * beta[7])),
+    ) - fma(s_q5, t40, fma(t7 * t7, beta[5], t8 * beta[4]));
+    let t49 = fma(
+        t26,
+        beta[5],
+        fma(
+            t8,
+            beta[6],
+            fma(
+                c_q4,
+                fma(qd[4], t34, fma(qdd[4], beta[13], fma(t16, beta[11], t43)))
+                    - fma(t27, beta[8], t14 * t36),
+                s_q4
+                    * (fma(
+                        s_q5,
+                        t44,
+                        fma(
+                            c_q5,
+                            t42,
+                            fma(
+                                t27,
+                                beta[9],
+                                fma(
+                                    t10,
+                                    t36,
+                                    fma(qdd[4], beta[12], fma(t17, beta[11], t16 * beta[10])),
+                                ),
+                            ),
+                        ),
+                    ) - qd[4] * t35),
+            ),
+        ),
+    ) - t27 * beta[4];
+    let t50 = c_q2 * t48 - s_q2 * t47;
+    let t51 = fma(t3, beta[1], fma(t2, beta[2], fma(t5, beta[3], t49))) - p.l2 * t50;
+    [
+        fma(qdd[0], beta[0], t51)
+            - p.l1
+                * (c_q1 * (fma(t24, beta[1], t50) - t4 * t4 * beta[2])
+                    - s_q1
+                        * (fma(s_q2, t48, fma(c_q2, t47, t5 * beta[2]))
+                            - t4 * t4 * beta[1])),
+        t51,
+        t49,
+        -fma(c_q4, t46, fma(s_q4, t45, t9 * beta[7])),
+        fma(
+            c_q5,
+            t44,
+            fma(
+                t29,
+                beta[8],
+                fma(t14, t35, fma(qdd[4], beta[14], fma(t17, beta[13], t16 * beta[12]))),
+            ),
+        ) - fma(s_q5, t42, fma(t28, beta[9], t10 * t34)),
+        t43,
     ]
 }
 

@@ -109,6 +109,7 @@
 //! | `standard_regressor` | 873 | 616 | 6 | 6 | 7 | 7 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `regressor` | 600 | 433 | 6 | 6 | 7 | 7 |
+//! | `base_inverse_dynamics` | 336 | 282 | 6 | 6 | 5 | 5 |
 //! | `linearization` | 1834 | 1173 | 9 | 0 | 8 | 8 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -5460,6 +5461,235 @@ fn regressor_with_body(
             qd[5],
             qd[5] / sqrt(qd[5] * qd[5] + 0.000001),
         ],
+    ]
+}
+
+/// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 336, add: 282, div: 6, sqrt: 6, sin: 5, cos: 5, exp: 0 };
+
+/// The joint forces written in the base parameters: `Y_b β` for the given `beta`
+/// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
+/// in fewer operations than `regressor` times `beta`. At `beta = base_parameters(p)`
+/// it is `inverse_dynamics − friction_forces`, the force the drives supply (of the tree for a mechanism with
+/// loops); with an identified `beta`, the identified model's. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_inverse_dynamics_with`]; its cost is [`OPS_BASE_INVERSE_DYNAMICS`].
+pub fn base_inverse_dynamics(
+    p: &Params,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with(&p.derived(), beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn base_inverse_dynamics_with(
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { base_inverse_dynamics_with_avx(avx2, d, beta, q, qd, qdd) };
+    }
+    base_inverse_dynamics_with_body(BuildLanes, d, beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn base_inverse_dynamics_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with_body(avx2, d, beta, q, qd, qdd)
+}
+
+/// The statements of [`base_inverse_dynamics_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn base_inverse_dynamics_with_body(
+    lanes: impl QuadLanes,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qd[0] * qd[0];
+    let t1 = qd[1] * qd[1];
+    let t2 = qdd[0] * c_q1;
+    let t3 = qdd[0] * s_q1;
+    let t4 = p.g * c_q1;
+    let t5 = p.g * s_q1;
+    let t6 = qd[0] * s_q1;
+    let t7 = qd[1] * t6;
+    let t8 = qd[0] * c_q1;
+    let t9 = t7 - t2;
+    let t10 = t3 + qd[1] * t8;
+    let t11 = t6 * s_q2 - t8 * c_q2;
+    let t12 = -t8 * s_q2 - t6 * c_q2;
+    let t13 = t6 * t8;
+    let t14 = t8 * t8;
+    let t15 = qd[1] + qd[2];
+    let t16 = qdd[1] + qdd[2];
+    let t17 = t9 * c_q2 + t10 * s_q2 - qd[2] * t12;
+    let t18 = qd[2] * t11 + t9 * s_q2 - t10 * c_q2;
+    let t19 = -t11 * s_q3 - t12 * c_q3;
+    let t20 = t11 * c_q3 - t12 * s_q3;
+    let t21 = t11 * t12;
+    let t22 = t15 * t15;
+    let t23 = qd[3] + t15;
+    let t24 = t16 + qdd[3];
+    let t25 = t17 * s_q3 + t18 * c_q3 + qd[3] * t20;
+    let t26 = qd[3] * t19 + t17 * c_q3 - t18 * s_q3;
+    let t27 = t19 * c_q4 + t23 * s_q4;
+    let t28 = t23 * c_q4 - t19 * s_q4;
+    let t29 = t19 * t23;
+    let t30 = t20 * t20;
+    let t31 = t19 * t19;
+    let t32 = t20 * t23;
+    let t33 = qd[4] + t20;
+    let t34 = t26 + qdd[4];
+    let t35 = qd[4] * t28 + t24 * s_q4 - t25 * c_q4;
+    let t36 = t24 * c_q4 + t25 * s_q4 - qd[4] * t27;
+    let t37 = t27 * c_q5 - t33 * s_q5;
+    let t38 = t27 * s_q5 + t33 * c_q5;
+    let t39 = t27 * t33;
+    let t40 = t28 * t33;
+    let t41 = t27 * t27;
+    let t42 = t28 * t28;
+    let t43 = qd[5] + t28;
+    let t44 = t36 + qdd[5];
+    let t45 = t35 * c_q5 - t34 * s_q5 - qd[5] * t38;
+    let t46 = qd[5] * t37 + t35 * s_q5 + t34 * c_q5;
+    let t47 = t19 * t20;
+    let t48 = t27 * t28;
+    let t49 = t37 * t38;
+    let t50 = t23 * t23;
+    let t51 = t6 * t6;
+    let t52 = qdd[1] + t13;
+    let t53 = t1 + t14;
+    let t54 = 0.01615 * t3 + 0.425 * t52 - t4;
+    let t55 = 0.425 * (t2 - 2.0 * t7) + 0.1197 * (t14 + t51) - 0.13585 * t0;
+    let t56 = -0.425 * t53 - 0.01615 * t2 - t5;
+    let t57 = c_q2 * t54 - s_q2 * t56;
+    let t58 = s_q2 * t54 + c_q2 * t56;
+    let t59 = t16 + t21;
+    let t60 = t12 * t15 - t17;
+    let t61 = t11 * t11 + t22;
+    let t62 = t57 + 0.39225 * t59;
+    let t63 = t55 + 0.39225 * t60;
+    let t64 = t58 - 0.39225 * t61;
+    let t65 = s_q3 * t62 + c_q3 * t64;
+    let t66 = c_q3 * t62 - s_q3 * t64;
+    let t67 = 0.093 * (t29 - t26) - t65;
+    let t68 = t63 - 0.093 * (t30 + t31);
+    let t69 = t66 + 0.093 * (t32 - t25);
+    let t70 = c_q4 * t67 + s_q4 * t68;
+    let t71 = c_q4 * t68 - s_q4 * t67;
+    let t72 = t33 * t33;
+    let t73 = t70 + 0.09465 * (t36 + t39);
+    let t74 = t71 + 0.09465 * (t40 - t35);
+    let t75 = t69 - 0.09465 * (t41 + t42);
+    let t76 = t43 * t43;
+    let t77 = qd[1] * beta[3] - t6 * beta[5];
+    let t78 = qd[1] * beta[4] - t8 * beta[3] - t6 * beta[6];
+    let t79 = qd[1] * beta[6] - t8 * beta[5] - t6 * beta[7];
+    let t80 = t15 * beta[10] + t12 * beta[12];
+    let t81 = t11 * beta[10] + t15 * beta[11] + t12 * beta[13];
+    let t82 = t11 * beta[12] + t15 * beta[13] + t12 * beta[14];
+    let t83 = t23 * beta[17] + t20 * beta[19];
+    let t84 = t19 * beta[17] + t23 * beta[18] + t20 * beta[20];
+    let t85 = t19 * beta[19] + t23 * beta[20] + t20 * beta[21];
+    let t86 = t27 * beta[24] + t28 * beta[25] + t33 * beta[26];
+    let t87 = t27 * beta[25] + t33 * beta[27];
+    let t88 = t27 * beta[26] + t28 * beta[27] + t33 * beta[28];
+    let t89 = t43 * beta[31] + t38 * beta[33];
+    let t90 = t37 * beta[31] + t43 * beta[32] + t38 * beta[34];
+    let t91 = t37 * beta[33] + t43 * beta[34] + t38 * beta[35];
+    let t92 = (t44 + t49) * beta[30] - (t76 + t38 * t38) * beta[29];
+    let t93 = (t46 + t37 * t43) * beta[29] + (t38 * t43 - t45) * beta[30];
+    let t94 = (t49 - t44) * beta[29] - (t37 * t37 + t76) * beta[30];
+    let t95 = t44 * beta[31] + t46 * beta[33] + t43 * t91 - t38 * t90 - t74 * beta[30];
+    let t96 = t45 * beta[33] + t44 * beta[34] + t46 * beta[35] + t37 * t90
+        + t74 * beta[29] - t43 * t89;
+    let t97 = c_q5 * t92 + s_q5 * t94;
+    let t98 = (t48 - t34) * beta[23] + t97 - (t42 + t72) * beta[22];
+    let t99 = (t34 + t48) * beta[22] + t93 - (t41 + t72) * beta[23];
+    let t100 = (t39 - t36) * beta[22] + (t35 + t40) * beta[23] + c_q5 * t94 - s_q5 * t92;
+    let t101 = t35 * beta[24] + t36 * beta[25] + t34 * beta[26] + t28 * t88
+        + t69 * beta[23] + c_q5 * t95 + s_q5 * t96 - t33 * t87 - 0.09465 * t93;
+    let t102 = t45 * beta[31] + t44 * beta[32] + t46 * beta[34] + t38 * t89
+        + (c_q5 * t73 - s_q5 * t75) * beta[30] - (s_q5 * t73 + c_q5 * t75) * beta[29]
+        - t37 * t91;
+    let t103 = t35 * beta[25] + t34 * beta[27] + t33 * t86 + t102 + 0.09465 * t97
+        - t27 * t88 - t69 * beta[22];
+    let t104 = c_q4 * t98 - s_q4 * t99;
+    let t105 = (t24 + t47) * beta[16] + t104 - (t30 + t50) * beta[15];
+    let t106 = (t26 + t29) * beta[15] + (t32 + t25) * beta[16] + s_q4 * t98 + c_q4 * t99;
+    let t107 = (t47 - t24) * beta[15] + t100 - (t31 + t50) * beta[16];
+    let t108 = t24 * beta[17] + t26 * beta[19] + t23 * t85 + c_q4 * t101 + 0.093 * t100
+        - t20 * t84 - t63 * beta[16] - s_q4 * t103;
+    let t109 = t34 * beta[28] + t27 * t87 + t71 * beta[22] + c_q5 * t96 + t35 * beta[26]
+        + t36 * beta[27] - t28 * t86 - t70 * beta[23] - s_q5 * t95;
+    let t110 = t24 * beta[20] + t26 * beta[21] + t19 * t84 + t63 * beta[15] + t109
+        - t25 * beta[19] - t23 * t83 - 0.093 * t104;
+    let t111 = c_q3 * t107 - s_q3 * t105;
+    let t112 = t59 * beta[9] + t111 - (t22 + t12 * t12) * beta[8];
+    let t113 = (t21 - t16) * beta[8] - t61 * beta[9] - c_q3 * t105 - s_q3 * t107;
+    let t114 = t17 * beta[12] + t16 * beta[13] + t18 * beta[14] + t11 * t81
+        + t55 * beta[8] - t15 * t80 - c_q3 * t108 - s_q3 * t110;
+    let t115 = t16 * beta[10] + t18 * beta[12] + t15 * t82 + c_q3 * t110 - t12 * t81
+        - t55 * beta[9] - s_q3 * t108 - 0.39225 * t106;
+    let t116 = c_q2 * t112 + s_q2 * t113;
+    let t117 = c_q2 * t113 - s_q2 * t112;
+    let t118 = t26 * beta[20] + t20 * t83 + s_q4 * t101 + c_q4 * t103 + t24 * beta[18]
+        - t65 * beta[16] - t25 * beta[17] - t19 * t85 - t66 * beta[15];
+    let t119 = t18 * beta[13] + t12 * t80 + t57 * beta[9] + 0.39225 * t111 + t118
+        + t17 * beta[10] + t16 * beta[11] - t11 * t82 - t58 * beta[8];
+    [
+        qdd[0] * beta[0] + qd[0] * beta[36] + qd[0] * beta[37] / sqrt(t0 + 0.000001)
+            - c_q1
+                * (qdd[1] * beta[3] + qd[1] * t79 + t6 * t78 + c_q2 * t115 + s_q2 * t114
+                    + 0.13585 * t0 * beta[2] - t10 * beta[5]
+                    - 0.425 * ((t18 + t11 * t15) * beta[8] + t60 * beta[9] + t106)
+                    - 0.1197 * t117)
+            - s_q1
+                * (t9 * beta[5] + qdd[1] * beta[6] + c_q2 * t114 + 0.1197 * t116
+                    - t10 * beta[7] - t8 * t78 - qd[1] * t77 - s_q2 * t115
+                    - 0.13585 * t0 * beta[1])
+            - 0.13585
+                * (c_q1 * ((t13 - qdd[1]) * beta[1] + t117 - t53 * beta[2])
+                    - s_q1 * (t52 * beta[2] + t116 - (t1 + t51) * beta[1])),
+        t9 * beta[3] + qdd[1] * beta[4] + t8 * t79 + (0.13585 * t3 - t4) * beta[2]
+            + qd[1] * beta[38] + qd[1] * beta[39] / sqrt(t1 + 0.000001) + t119
+            + 0.425 * t116 - t10 * beta[6] - t6 * t77 - (-0.13585 * t2 - t5) * beta[1],
+        qd[2] * beta[40] + qd[2] * beta[41] / sqrt(qd[2] * qd[2] + 0.000001) + t119,
+        qd[3] * beta[42] + qd[3] * beta[43] / sqrt(qd[3] * qd[3] + 0.000001) + t118,
+        qd[4] * beta[44] + qd[4] * beta[45] / sqrt(qd[4] * qd[4] + 0.000001) + t109,
+        qd[5] * beta[46] + qd[5] * beta[47] / sqrt(qd[5] * qd[5] + 0.000001) + t102,
     ]
 }
 

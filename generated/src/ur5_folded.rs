@@ -109,6 +109,7 @@
 //! | `standard_regressor` | 874 | 617 | 6 | 6 | 7 | 7 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `regressor` | 601 | 433 | 6 | 6 | 7 | 7 |
+//! | `base_inverse_dynamics` | 338 | 282 | 6 | 6 | 5 | 5 |
 //! | `linearization` | 1836 | 1173 | 9 | 0 | 8 | 8 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -5419,6 +5420,233 @@ fn regressor_with_body(
             qd[5],
             qd[5] / sqrt(qd[5] * qd[5] + 0.000001),
         ],
+    ]
+}
+
+/// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 338, add: 282, div: 6, sqrt: 6, sin: 5, cos: 5, exp: 0 };
+
+/// The joint forces written in the base parameters: `Y_b β` for the given `beta`
+/// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
+/// in fewer operations than `regressor` times `beta`. At `beta = base_parameters(p)`
+/// it is `inverse_dynamics − friction_forces`, the force the drives supply (of the tree for a mechanism with
+/// loops); with an identified `beta`, the identified model's. It reads the
+/// geometry and gravity of `p`, not its masses.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`base_inverse_dynamics_with`]; its cost is [`OPS_BASE_INVERSE_DYNAMICS`].
+pub fn base_inverse_dynamics(
+    p: &Params,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with(&p.derived(), beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
+pub fn base_inverse_dynamics_with(
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { base_inverse_dynamics_with_avx(avx2, d, beta, q, qd, qdd) };
+    }
+    base_inverse_dynamics_with_body(BuildLanes, d, beta, q, qd, qdd)
+}
+
+/// [`base_inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn base_inverse_dynamics_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    base_inverse_dynamics_with_body(avx2, d, beta, q, qd, qdd)
+}
+
+/// The statements of [`base_inverse_dynamics_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn base_inverse_dynamics_with_body(
+    lanes: impl QuadLanes,
+    _d: &Derived,
+    beta: &[Real; NBP],
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = qd[0] * qd[0];
+    let t1 = qd[1] * qd[1];
+    let t2 = qdd[0] * c_q1;
+    let t3 = qdd[0] * s_q1;
+    let t4 = qd[0] * s_q1;
+    let t5 = qd[1] * t4;
+    let t6 = qd[0] * c_q1;
+    let t7 = t5 - t2;
+    let t8 = t3 + qd[1] * t6;
+    let t9 = t4 * s_q2 - t6 * c_q2;
+    let t10 = -t6 * s_q2 - t4 * c_q2;
+    let t11 = t4 * t6;
+    let t12 = t6 * t6;
+    let t13 = qd[1] + qd[2];
+    let t14 = qdd[1] + qdd[2];
+    let t15 = t7 * c_q2 + t8 * s_q2 - qd[2] * t10;
+    let t16 = qd[2] * t9 + t7 * s_q2 - t8 * c_q2;
+    let t17 = -t9 * s_q3 - t10 * c_q3;
+    let t18 = t9 * c_q3 - t10 * s_q3;
+    let t19 = t9 * t10;
+    let t20 = t13 * t13;
+    let t21 = qd[3] + t13;
+    let t22 = t14 + qdd[3];
+    let t23 = t15 * s_q3 + t16 * c_q3 + qd[3] * t18;
+    let t24 = qd[3] * t17 + t15 * c_q3 - t16 * s_q3;
+    let t25 = t17 * c_q4 + t21 * s_q4;
+    let t26 = t21 * c_q4 - t17 * s_q4;
+    let t27 = t17 * t21;
+    let t28 = t18 * t18;
+    let t29 = t17 * t17;
+    let t30 = t18 * t21;
+    let t31 = qd[4] + t18;
+    let t32 = t24 + qdd[4];
+    let t33 = qd[4] * t26 + t22 * s_q4 - t23 * c_q4;
+    let t34 = t22 * c_q4 + t23 * s_q4 - qd[4] * t25;
+    let t35 = t25 * c_q5 - t31 * s_q5;
+    let t36 = t25 * s_q5 + t31 * c_q5;
+    let t37 = t25 * t31;
+    let t38 = t26 * t31;
+    let t39 = t25 * t25;
+    let t40 = t26 * t26;
+    let t41 = qd[5] + t26;
+    let t42 = t34 + qdd[5];
+    let t43 = t33 * c_q5 - t32 * s_q5 - qd[5] * t36;
+    let t44 = qd[5] * t35 + t33 * s_q5 + t32 * c_q5;
+    let t45 = t17 * t18;
+    let t46 = t25 * t26;
+    let t47 = t35 * t36;
+    let t48 = t21 * t21;
+    let t49 = t4 * t4;
+    let t50 = qdd[1] + t11;
+    let t51 = t1 + t12;
+    let t52 = 0.01615 * t3 + 0.425 * t50 - 9.81 * c_q1;
+    let t53 = 0.425 * (t2 - 2.0 * t5) + 0.1197 * (t12 + t49) - 0.13585 * t0;
+    let t54 = -0.425 * t51 - 9.81 * s_q1 - 0.01615 * t2;
+    let t55 = c_q2 * t52 - s_q2 * t54;
+    let t56 = s_q2 * t52 + c_q2 * t54;
+    let t57 = t14 + t19;
+    let t58 = t10 * t13 - t15;
+    let t59 = t9 * t9 + t20;
+    let t60 = t55 + 0.39225 * t57;
+    let t61 = t53 + 0.39225 * t58;
+    let t62 = t56 - 0.39225 * t59;
+    let t63 = s_q3 * t60 + c_q3 * t62;
+    let t64 = c_q3 * t60 - s_q3 * t62;
+    let t65 = 0.093 * (t27 - t24) - t63;
+    let t66 = t61 - 0.093 * (t28 + t29);
+    let t67 = t64 + 0.093 * (t30 - t23);
+    let t68 = c_q4 * t65 + s_q4 * t66;
+    let t69 = c_q4 * t66 - s_q4 * t65;
+    let t70 = t31 * t31;
+    let t71 = t68 + 0.09465 * (t34 + t37);
+    let t72 = t69 + 0.09465 * (t38 - t33);
+    let t73 = t67 - 0.09465 * (t39 + t40);
+    let t74 = t41 * t41;
+    let t75 = qd[1] * beta[3] - t4 * beta[5];
+    let t76 = qd[1] * beta[4] - t6 * beta[3] - t4 * beta[6];
+    let t77 = qd[1] * beta[6] - t6 * beta[5] - t4 * beta[7];
+    let t78 = t13 * beta[10] + t10 * beta[12];
+    let t79 = t9 * beta[10] + t13 * beta[11] + t10 * beta[13];
+    let t80 = t9 * beta[12] + t13 * beta[13] + t10 * beta[14];
+    let t81 = t21 * beta[17] + t18 * beta[19];
+    let t82 = t17 * beta[17] + t21 * beta[18] + t18 * beta[20];
+    let t83 = t17 * beta[19] + t21 * beta[20] + t18 * beta[21];
+    let t84 = t25 * beta[24] + t26 * beta[25] + t31 * beta[26];
+    let t85 = t25 * beta[25] + t31 * beta[27];
+    let t86 = t25 * beta[26] + t26 * beta[27] + t31 * beta[28];
+    let t87 = t41 * beta[31] + t36 * beta[33];
+    let t88 = t35 * beta[31] + t41 * beta[32] + t36 * beta[34];
+    let t89 = t35 * beta[33] + t41 * beta[34] + t36 * beta[35];
+    let t90 = (t42 + t47) * beta[30] - (t74 + t36 * t36) * beta[29];
+    let t91 = (t44 + t35 * t41) * beta[29] + (t36 * t41 - t43) * beta[30];
+    let t92 = (t47 - t42) * beta[29] - (t35 * t35 + t74) * beta[30];
+    let t93 = t42 * beta[31] + t44 * beta[33] + t41 * t89 - t36 * t88 - t72 * beta[30];
+    let t94 = t43 * beta[33] + t42 * beta[34] + t44 * beta[35] + t35 * t88
+        + t72 * beta[29] - t41 * t87;
+    let t95 = c_q5 * t90 + s_q5 * t92;
+    let t96 = (t46 - t32) * beta[23] + t95 - (t40 + t70) * beta[22];
+    let t97 = (t32 + t46) * beta[22] + t91 - (t39 + t70) * beta[23];
+    let t98 = (t37 - t34) * beta[22] + (t33 + t38) * beta[23] + c_q5 * t92 - s_q5 * t90;
+    let t99 = t33 * beta[24] + t34 * beta[25] + t32 * beta[26] + t26 * t86
+        + t67 * beta[23] + c_q5 * t93 + s_q5 * t94 - t31 * t85 - 0.09465 * t91;
+    let t100 = t43 * beta[31] + t42 * beta[32] + t44 * beta[34] + t36 * t87
+        + (c_q5 * t71 - s_q5 * t73) * beta[30] - (s_q5 * t71 + c_q5 * t73) * beta[29]
+        - t35 * t89;
+    let t101 = t33 * beta[25] + t32 * beta[27] + t31 * t84 + t100 + 0.09465 * t95
+        - t25 * t86 - t67 * beta[22];
+    let t102 = c_q4 * t96 - s_q4 * t97;
+    let t103 = (t22 + t45) * beta[16] + t102 - (t28 + t48) * beta[15];
+    let t104 = (t24 + t27) * beta[15] + (t30 + t23) * beta[16] + s_q4 * t96 + c_q4 * t97;
+    let t105 = (t45 - t22) * beta[15] + t98 - (t29 + t48) * beta[16];
+    let t106 = t22 * beta[17] + t24 * beta[19] + t21 * t83 + c_q4 * t99 + 0.093 * t98
+        - t18 * t82 - t61 * beta[16] - s_q4 * t101;
+    let t107 = t32 * beta[28] + t25 * t85 + t69 * beta[22] + c_q5 * t94 + t33 * beta[26]
+        + t34 * beta[27] - t26 * t84 - t68 * beta[23] - s_q5 * t93;
+    let t108 = t22 * beta[20] + t24 * beta[21] + t17 * t82 + t61 * beta[15] + t107
+        - t23 * beta[19] - t21 * t81 - 0.093 * t102;
+    let t109 = c_q3 * t105 - s_q3 * t103;
+    let t110 = t57 * beta[9] + t109 - (t20 + t10 * t10) * beta[8];
+    let t111 = (t19 - t14) * beta[8] - t59 * beta[9] - c_q3 * t103 - s_q3 * t105;
+    let t112 = t15 * beta[12] + t14 * beta[13] + t16 * beta[14] + t9 * t79
+        + t53 * beta[8] - t13 * t78 - c_q3 * t106 - s_q3 * t108;
+    let t113 = t14 * beta[10] + t16 * beta[12] + t13 * t80 + c_q3 * t108 - t10 * t79
+        - t53 * beta[9] - s_q3 * t106 - 0.39225 * t104;
+    let t114 = c_q2 * t110 + s_q2 * t111;
+    let t115 = c_q2 * t111 - s_q2 * t110;
+    let t116 = t24 * beta[20] + t18 * t81 + s_q4 * t99 + c_q4 * t101 + t22 * beta[18]
+        - t63 * beta[16] - t23 * beta[17] - t17 * t83 - t64 * beta[15];
+    let t117 = t16 * beta[13] + t10 * t78 + t55 * beta[9] + 0.39225 * t109 + t116
+        + t15 * beta[10] + t14 * beta[11] - t9 * t80 - t56 * beta[8];
+    [
+        qdd[0] * beta[0] + qd[0] * beta[36] + qd[0] * beta[37] / sqrt(t0 + 0.000001)
+            - c_q1
+                * (qdd[1] * beta[3] + qd[1] * t77 + t4 * t76 + c_q2 * t113 + s_q2 * t112
+                    + 0.13585 * t0 * beta[2] - t8 * beta[5]
+                    - 0.425 * ((t16 + t9 * t13) * beta[8] + t58 * beta[9] + t104)
+                    - 0.1197 * t115)
+            - s_q1
+                * (t7 * beta[5] + qdd[1] * beta[6] + c_q2 * t112 + 0.1197 * t114
+                    - t8 * beta[7] - t6 * t76 - qd[1] * t75 - s_q2 * t113
+                    - 0.13585 * t0 * beta[1])
+            - 0.13585
+                * (c_q1 * ((t11 - qdd[1]) * beta[1] + t115 - t51 * beta[2])
+                    - s_q1 * (t50 * beta[2] + t114 - (t1 + t49) * beta[1])),
+        t7 * beta[3] + qdd[1] * beta[4] + t6 * t77
+            + (0.13585 * t3 - 9.81 * c_q1) * beta[2] + qd[1] * beta[38]
+            + qd[1] * beta[39] / sqrt(t1 + 0.000001) + t117 + 0.425 * t114 - t8 * beta[6]
+            - t4 * t75 - (-9.81 * s_q1 - 0.13585 * t2) * beta[1],
+        qd[2] * beta[40] + qd[2] * beta[41] / sqrt(qd[2] * qd[2] + 0.000001) + t117,
+        qd[3] * beta[42] + qd[3] * beta[43] / sqrt(qd[3] * qd[3] + 0.000001) + t116,
+        qd[4] * beta[44] + qd[4] * beta[45] / sqrt(qd[4] * qd[4] + 0.000001) + t107,
+        qd[5] * beta[46] + qd[5] * beta[47] / sqrt(qd[5] * qd[5] + 0.000001) + t100,
     ]
 }
 

@@ -24,6 +24,9 @@ pub const BASE_TOLERANCE: f64 = 1e-12;
 ///   path, without the formulas);
 /// - the formulas at random standard parameters `π`: `Y_b β(π) = Y π`, with
 ///   `Y` the `standard_regressor`;
+/// - `base_inverse_dynamics` (where the plan has it), the joint forces
+///   written in `β`, at `β = base_parameters`: `τ` again; and at random
+///   `β`: `Y_b β`, so that each base parameter sits where its column says;
 /// - `NBP` is the length of both outputs.
 ///
 /// Each to [`BASE_TOLERANCE`]; `Err` says which failed.
@@ -105,5 +108,27 @@ pub fn check(
         "Y_b β(π) vs Y π at random standard parameters π",
         &product(&regressor, &from_formulas(&random)),
         &product(&standard_regressor, &random),
+    )?;
+    if plan.function("base_inverse_dynamics").is_none() {
+        return Ok(());
+    }
+    let in_base = |beta: &[f64]| {
+        let env = |symbol: &Input| match symbol {
+            Input::BaseParameter(j) => beta.get(*j).copied(),
+            other => env(other),
+        };
+        plan.evaluate("base_inverse_dynamics", &env)
+            .ok_or_else(|| "`base_inverse_dynamics` cannot be evaluated".to_owned())
+    };
+    within(
+        "base_inverse_dynamics(base_parameters) vs inverse_dynamics − friction_forces",
+        &in_base(&beta)?,
+        &tau,
+    )?;
+    let random: Vec<f64> = beta.iter().map(|_| rng.gen_range(-1.0..1.0)).collect();
+    within(
+        "base_inverse_dynamics(β) vs Y_b β at random β",
+        &in_base(&random)?,
+        &product(&regressor, &random),
     )
 }

@@ -44,6 +44,10 @@ pub enum Symbol {
     /// Multiplier `lambda[i]` of loop-closure constraint `i`: read only by
     /// the cut joints' reactions.
     Multiplier(usize),
+    /// Base parameter `beta[i]`, in the order of the module's
+    /// `BASE_PARAMETER_NAMES`: read only by the inverse dynamics written in
+    /// the base parameters, whose caller passes an identified `β`.
+    BaseParameter(usize),
     /// Any other name: a scratch symbol that is no input of a generated
     /// function (never one of the names above, see [`Symbol::parse`]).
     Named(String),
@@ -77,6 +81,7 @@ impl Symbol {
             "qdd" => Some(Symbol::Acceleration(i)),
             "tau" => Some(Symbol::Force(i)),
             "lambda" => Some(Symbol::Multiplier(i)),
+            "beta" => Some(Symbol::BaseParameter(i)),
             _ => None,
         }
     }
@@ -96,7 +101,7 @@ fn index(digits: &str) -> Option<usize> {
 }
 
 /// The symbol's name: `p.m1`, `q[0]`, `qd[0]`, `qdd[0]`, `tau[0]`, `d.k0`,
-/// `t`, `lambda[0]`, or a named symbol's own name.
+/// `t`, `lambda[0]`, `beta[0]`, or a named symbol's own name.
 impl fmt::Display for Symbol {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -108,6 +113,7 @@ impl fmt::Display for Symbol {
             Symbol::Derived(k) => write!(f, "d.k{k}"),
             Symbol::Time => f.write_str("t"),
             Symbol::Multiplier(i) => write!(f, "lambda[{i}]"),
+            Symbol::BaseParameter(i) => write!(f, "beta[{i}]"),
             Symbol::Named(name) => f.write_str(name),
         }
     }
@@ -124,6 +130,7 @@ mod tests {
             Symbol::Parameter("x[1]".into()),
             Symbol::Position(3),
             Symbol::Multiplier(2),
+            Symbol::BaseParameter(4),
             Symbol::Velocity(0),
             Symbol::Acceleration(11),
             Symbol::Force(2),

@@ -291,7 +291,7 @@ struct Anchor {
 /// Khalil's customised Newton–Euler with base parameters (target: at or
 /// below), and HybrDyn's minimal regressors (target: at or below, with
 /// their number of base parameters beside ours in docs/performance.md).
-const ANCHORS: [Anchor; 7] = [
+const ANCHORS: [Anchor; 8] = [
     Anchor {
         specs: &["telegin6"],
         function: "inverse_dynamics",
@@ -315,6 +315,15 @@ const ANCHORS: [Anchor; 7] = [
         function: "inverse_dynamics",
         mode: "folded",
         source: "Khalil's customised Newton–Euler with base parameters, 6R",
+        mul: 160,
+        add: 113,
+        target: (160, 113),
+    },
+    Anchor {
+        specs: &["puma560_symbolic"],
+        function: "base_inverse_dynamics",
+        mode: "params",
+        source: "Khalil's customised Newton–Euler, 6R, every base parameter symbolic",
         mul: 160,
         add: 113,
         target: (160, 113),

@@ -27,6 +27,9 @@ pub enum Argument {
     /// `lambda: &[Real; NC]`, the multipliers of the loop-closure
     /// constraints.
     Multipliers,
+    /// `beta: &[Real; NBP]`, the base parameters (an identified `β`, or
+    /// `base_parameters(p)`).
+    BaseParameters,
 }
 
 /// The Rust type a function returns, filled from its outputs in order.

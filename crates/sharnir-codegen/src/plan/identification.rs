@@ -1,11 +1,13 @@
 //! The base-parameter functions of a module — `base_parameters` (`β` from
-//! the standard parameters) and `regressor` (the minimal regressor,
-//! `τ = Y_b β`) — derived after the standard regressor, and the facts the
-//! module prints of them (`NBP`, `BASE_PARAMETER_NAMES`, the regrouping
-//! formulas in the header).
+//! the standard parameters), `regressor` (the minimal regressor,
+//! `τ = Y_b β`) and `base_inverse_dynamics` (`Y_b β` for a given `β`, by
+//! Khalil's customised Newton–Euler) — derived after the standard
+//! regressor, and the facts the module prints of them (`NBP`,
+//! `BASE_PARAMETER_NAMES`, the regrouping formulas in the header).
 //!
 //! What they are and how they are found:
-//! `sharnir_mech::formalisms::base_regressor`.
+//! `sharnir_mech::formalisms::base_regressor` and
+//! `sharnir_mech::formalisms::customised_newton_euler`.
 
 use super::choice;
 use super::cost::Costs;
@@ -14,7 +16,9 @@ use crate::error::EmitError;
 use crate::vocabulary::{Argument, BaseParameterFacts, FunctionSpec, Shape};
 use sharnir_cas::Id;
 use sharnir_mech::formalisms::base_regressor::{base_parameters, formula_text, BaseParameters};
+use sharnir_mech::formalisms::customised_newton_euler::inverse_dynamics_in_base_parameters;
 use sharnir_mech::formalisms::notation::coefficient;
+use sharnir_mech::formalisms::rnea::PointAcceleration;
 use sharnir_mech::{Input, Mechanism};
 use std::collections::HashMap;
 
@@ -26,7 +30,12 @@ pub(crate) fn functions(
     outputs: Outputs,
 ) -> Result<(Vec<FunctionSpec>, Option<BaseParameterFacts>), EmitError> {
     let wanted = |f: Function| outputs.contains(f);
-    if !wanted(Function::BaseParameters) && !wanted(Function::Regressor) {
+    let any = [
+        Function::BaseParameters,
+        Function::Regressor,
+        Function::BaseInverseDynamics,
+    ];
+    if !any.into_iter().any(wanted) {
         return Ok((Vec::new(), None));
     }
     let base = base_parameters(mechanism)
@@ -77,7 +86,50 @@ pub(crate) fn functions(
             outputs: choice::with_angle_sums(&mut mechanism.pool, costs, &rows),
         });
     }
+    if wanted(Function::BaseInverseDynamics) {
+        functions.push(base_inverse_dynamics(mechanism, costs, &base));
+    }
     Ok((functions, Some(facts)))
+}
+
+/// `base_inverse_dynamics`: the joint forces written in the base
+/// parameters, with the point accelerations by cross products or by
+/// Khalil's acceleration field and with the angle sums or without,
+/// whichever is cheaper.
+fn base_inverse_dynamics(
+    mechanism: &mut Mechanism,
+    costs: &mut Costs,
+    base: &BaseParameters,
+) -> FunctionSpec {
+    let crossed =
+        inverse_dynamics_in_base_parameters(mechanism, base, PointAcceleration::CrossProducts);
+    let field =
+        inverse_dynamics_in_base_parameters(mechanism, base, PointAcceleration::AccelerationField);
+    let forces = if mechanism.drives.is_empty() {
+        "`inverse_dynamics`"
+    } else {
+        "`inverse_dynamics − friction_forces`, the force the drives supply"
+    };
+    let chosen = choice::cheapest(&mut mechanism.pool, costs, [crossed, field]);
+    FunctionSpec {
+        name: "base_inverse_dynamics".to_owned(),
+        doc: format!(
+            "The joint forces written in the base parameters: `Y_b β` for the given `beta`\n\
+             (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,\n\
+             in fewer operations than `regressor` times `beta`. At `beta = base_parameters(p)`\n\
+             it is {forces} (of the tree for a mechanism with\n\
+             loops); with an identified `beta`, the identified model's. It reads the\n\
+             geometry and gravity of `p`, not its masses."
+        ),
+        arguments: vec![
+            Argument::BaseParameters,
+            Argument::Position,
+            Argument::Velocity,
+            Argument::Acceleration,
+        ],
+        shape: Shape::JointVector,
+        outputs: choice::with_angle_sums(&mut mechanism.pool, costs, &chosen),
+    }
 }
 
 /// The base parameters of `mechanism` as a module prints them, without

@@ -70,11 +70,15 @@ pub enum Function {
     BaseParameters,
     /// `regressor`: the minimal regressor, `τ = Y_b β`, `n` rows of `NBP`.
     Regressor,
+    /// `base_inverse_dynamics`: the joint forces written in the base
+    /// parameters, `Y_b β` for a given `β` (Khalil's customised
+    /// Newton–Euler; superlinear like the base parameters it needs).
+    BaseInverseDynamics,
 }
 
 impl Function {
     /// Every function, in the order a module emits them.
-    pub const ALL: [Function; 18] = [
+    pub const ALL: [Function; 19] = [
         Function::InverseDynamics,
         Function::MassMatrix,
         Function::Bias,
@@ -93,6 +97,7 @@ impl Function {
         Function::StandardRegressor,
         Function::BaseParameters,
         Function::Regressor,
+        Function::BaseInverseDynamics,
     ];
 
     /// The function's name in a module and on the command line.
@@ -116,6 +121,7 @@ impl Function {
             Function::StandardRegressor => "standard_regressor",
             Function::BaseParameters => "base_parameters",
             Function::Regressor => "regressor",
+            Function::BaseInverseDynamics => "base_inverse_dynamics",
         }
     }
 
@@ -136,6 +142,7 @@ impl Function {
                 | Function::StandardRegressor
                 | Function::BaseParameters
                 | Function::Regressor
+                | Function::BaseInverseDynamics
         )
     }
 

@@ -213,6 +213,7 @@ fn input(symbol: &Input) -> Result<TokenStream, EmitError> {
         Input::Acceleration(i) => index("qdd", *i),
         Input::Force(i) => index("tau", *i),
         Input::Multiplier(i) => index("lambda", *i),
+        Input::BaseParameter(i) => index("beta", *i),
         Input::Time => quote!(t),
         Input::Derived(k) => {
             let field = Ident::new(&format!("k{k}"), Span::call_site());

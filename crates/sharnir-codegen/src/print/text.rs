@@ -167,6 +167,7 @@ fn write_input(symbol: &Input, out: &mut String) -> Option<()> {
         Input::Acceleration(i) => write!(out, "qdd[{i}]").ok(),
         Input::Force(i) => write!(out, "tau[{i}]").ok(),
         Input::Multiplier(i) => write!(out, "lambda[{i}]").ok(),
+        Input::BaseParameter(i) => write!(out, "beta[{i}]").ok(),
         Input::Time => {
             out.push('t');
             Some(())

@@ -25,6 +25,7 @@ fn argument_name(argument: Argument) -> &'static str {
         Argument::Force => "tau",
         Argument::Time => "t",
         Argument::Multipliers => "lambda",
+        Argument::BaseParameters => "beta",
     }
 }
 
@@ -35,6 +36,7 @@ fn argument_type(argument: Argument) -> TokenStream {
         Argument::Velocity | Argument::Acceleration | Argument::Force => quote!(&[Real; NV]),
         Argument::Time => quote!(Real),
         Argument::Multipliers => quote!(&[Real; NC]),
+        Argument::BaseParameters => quote!(&[Real; NBP]),
     }
 }
 
@@ -77,8 +79,8 @@ fn arguments<'a>(
 
 /// The names [`signature`] and [`crate::render::dispatch`] ask about: every
 /// argument's, `p`, `d`, `lanes` and the fused twins' `fma`.
-const SIGNATURE_NAMES: [&str; 10] = [
-    "q", "qd", "qdd", "tau", "t", "lambda", "p", "d", "lanes", "fma",
+const SIGNATURE_NAMES: [&str; 11] = [
+    "q", "qd", "qdd", "tau", "t", "lambda", "beta", "p", "d", "lanes", "fma",
 ];
 
 /// The names a function's body is walked for, once: [`SIGNATURE_NAMES`]

@@ -62,6 +62,28 @@ pub struct BaseParameter {
     pub value: Id,
     /// Its column of `Y_b`, one entry per velocity coordinate.
     pub column: Vec<Id>,
+    /// The parameter of the mechanism it stands in for, whose column it
+    /// has: what [`crate::formalisms::customised_newton_euler`] sets to it.
+    pub carrier: Carrier,
+}
+
+/// Where a base parameter sits in the mechanism: its column is the
+/// derivative of the joint forces in that one parameter, so a mechanism
+/// whose carriers hold the base parameters (and whose other inertial and
+/// drive parameters are zero) has the joint forces `Y_b β`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Carrier {
+    /// Entry `entry` (Pinocchio's order: `m`, `mx`, `my`, `mz`, `xx`, `xy`,
+    /// `yy`, `xz`, `yz`, `zz`, about the body origin) of the inertia of
+    /// tree body `body` ([`Mechanism::bodies`], auxiliary bodies included).
+    Inertia {
+        /// The tree body.
+        body: usize,
+        /// The entry of its inertia.
+        entry: usize,
+    },
+    /// Drive parameter `k` of [`Mechanism::drives`].
+    Drive(usize),
 }
 
 /// The base parameters of a mechanism, in the order of `Y_b`'s columns:
@@ -213,11 +235,16 @@ pub fn base_parameters(mechanism: &mut Mechanism) -> Result<BaseParameters, Unbo
         if *class == Column::Inexact {
             inexact.push(name.clone());
         }
+        let carrier = match body_candidates.get(j) {
+            Some(&(body, entry, _)) => Carrier::Inertia { body, entry },
+            None => Carrier::Drive(j - body_candidates.len()),
+        };
         parameters.push(BaseParameter {
             name,
             formula,
             value: values[j],
             column: columns[j].clone(),
+            carrier,
         });
     }
     let rank = rank_of_formulas(mechanism, &classes, &formulas, &sampled)?;
@@ -305,7 +332,7 @@ fn symbols(mechanism: &mut Mechanism) -> (Vec<[Id; 10]>, Vec<Id>, Vec<String>) {
 }
 
 /// The inertia whose ten parameters are `own`, in Pinocchio's order.
-fn inertia_of(own: &[Id; 10]) -> RigidInertia {
+pub(crate) fn inertia_of(own: &[Id; 10]) -> RigidInertia {
     let [m, mx, my, mz, xx, xy, yy, xz, yz, zz] = *own;
     RigidInertia {
         mass: m,

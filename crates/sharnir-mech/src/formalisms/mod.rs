@@ -24,7 +24,9 @@
 //!   matrix;
 //! - [`reactions`]: the wrenches cut joints and detachable joints transmit;
 //! - [`regressor`]: the standard regressor, `τ = Y π` in the bodies'
-//!   inertial parameters;
+//!   inertial parameters; [`base_regressor`]: the base parameters and the
+//!   minimal regressor, `τ = Y_b β`; [`customised_newton_euler`]: the
+//!   inverse dynamics written in `β`;
 //! - [`derivatives`]: derivatives with respect to the state (in velocity
 //!   coordinates, Pinocchio's convention) and the inverse of the mass
 //!   matrix;
@@ -36,6 +38,7 @@ pub mod base_regressor;
 pub mod column_selection;
 pub mod coriolis;
 pub mod crba;
+pub mod customised_newton_euler;
 pub mod derivatives;
 pub mod energy;
 pub mod joint_space;

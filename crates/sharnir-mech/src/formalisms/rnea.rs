@@ -121,6 +121,19 @@ pub fn inverse_dynamics_of_inertias(
     inverse_dynamics_with(mechanism, Some(inertias), form)
 }
 
+/// The bodies' share of the joint forces, every tree body's inertia given
+/// (`inertias`), without the drives' armature: the joint forces of a
+/// mechanism whose armature is carried by the bodies' inertias or by
+/// parameters of its own
+/// ([`crate::formalisms::customised_newton_euler`]).
+pub fn body_forces_of_inertias(
+    mechanism: &mut Mechanism,
+    inertias: &[RigidInertia],
+    form: PointAcceleration,
+) -> Vec<Id> {
+    newton_euler(mechanism, Some(inertias), form, &[]).tau
+}
+
 /// A wrench applied to a tree body from outside the tree (a cut joint's
 /// reaction): force and moment about the body origin, in body coordinates.
 #[derive(Clone, Copy, Debug)]

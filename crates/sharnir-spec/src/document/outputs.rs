@@ -10,7 +10,7 @@ use crate::toml_tree::{Node, Value};
 /// The standard functions of a generated module that `outputs` can name,
 /// in emission order (the same list as `sharnir-codegen`'s
 /// `plan::outputs::Function`, which a test of that crate compares).
-pub const OUTPUT_NAMES: [&str; 18] = [
+pub const OUTPUT_NAMES: [&str; 19] = [
     "inverse_dynamics",
     "mass_matrix",
     "bias",
@@ -29,6 +29,7 @@ pub const OUTPUT_NAMES: [&str; 18] = [
     "standard_regressor",
     "base_parameters",
     "regressor",
+    "base_inverse_dynamics",
 ];
 
 /// The words `outputs` takes besides the names: every function, or every
