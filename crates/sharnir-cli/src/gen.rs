@@ -206,8 +206,14 @@ fn refuse_name_clashes(modules: &[GeneratedModule], sources: &[PathBuf]) -> miet
 
 /// Writes through a temporary file in the same directory and renames it into
 /// place, so readers never see a partial file. The file gets the usual mode
-/// of a source file (`rw-r--r--`), not the temporary file's private one.
+/// of a source file (`rw-r--r--`), not the temporary file's private one. A
+/// file that already holds `contents` is left alone, modification time and
+/// all, so that regenerating unchanged modules does not make cargo compile
+/// the crate that holds them again.
 pub(crate) fn write_atomically(path: &Path, contents: &str) -> miette::Result<()> {
+    if std::fs::read(path).is_ok_and(|old| old == contents.as_bytes()) {
+        return Ok(());
+    }
     let dir = path.parent().unwrap_or(Path::new("."));
     let failure = |e: std::io::Error| miette::miette!("cannot write {}: {e}", path.display());
     let mut file = tempfile::NamedTempFile::new_in(dir).map_err(failure)?;

@@ -475,3 +475,43 @@ fn written_modules_have_the_usual_file_mode() {
         .mode();
     assert_eq!(mode & 0o777, 0o644, "mode {mode:o}");
 }
+
+/// Generating a module again that has not changed leaves its file alone
+/// (cargo compiles a crate again when a source file's time changes), and
+/// one that has changed is rewritten.
+#[test]
+fn an_unchanged_module_is_not_written_again() {
+    let (output, dir) = run(VALID, &[]);
+    assert!(output.status.success());
+    let module = dir.path().join("out").join("arm.rs");
+    let modified = |path: &Path| {
+        std::fs::metadata(path)
+            .and_then(|m| m.modified())
+            .expect("the module has a modification time")
+    };
+    let past = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
+    std::fs::File::options()
+        .write(true)
+        .open(&module)
+        .and_then(|f| f.set_modified(past))
+        .expect("the module's time can be set");
+    let again = Command::new(env!("CARGO_BIN_EXE_sharnir"))
+        .arg("gen")
+        .arg(dir.path().join("arm.spec"))
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .output()
+        .expect("sharnir runs");
+    assert!(again.status.success());
+    assert_eq!(modified(&module), past, "the same module was written again");
+    let fewer = Command::new(env!("CARGO_BIN_EXE_sharnir"))
+        .arg("gen")
+        .arg(dir.path().join("arm.spec"))
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .args(["--outputs", "inverse_dynamics"])
+        .output()
+        .expect("sharnir runs");
+    assert!(fewer.status.success());
+    assert_ne!(modified(&module), past, "a changed module was not written");
+}
