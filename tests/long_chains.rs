@@ -41,7 +41,8 @@ fn a_long_chain_plans_only_its_linear_outputs_and_they_agree_with_the_oracle() {
             "forward_dynamics_derivatives",
             "standard_regressor",
             "base_parameters",
-            "regressor"
+            "regressor",
+            "base_inverse_dynamics"
         ])
     );
     for function in Function::ALL {

@@ -9,8 +9,8 @@
 #   bash examples/identification/run.sh
 #   SHARNIR=sharnir bash examples/identification/run.sh   # the installed command
 #
-# Positions and velocities stay exact (the laws' values, as sim writes them);
-# identify takes the accelerations by central differences of the velocities.
+# Positions, velocities and accelerations stay exact (the laws' values, as sim
+# writes them in q.*, v.* and a.*); identify reads all three.
 #
 # Environment:
 #   SHARNIR        the command to run (default: `cargo xtask`, this checkout's)
@@ -32,7 +32,7 @@ spec=examples/identification/excitation.spec
 mkdir -p "$out"
 
 # 1. One period (10 s) of the trajectory, sampled at 1 kHz. Every joint is
-#    prescribed, so sim writes q.*, v.* and drive.* (no tau.*).
+#    prescribed, so sim writes q.*, v.*, a.* and drive.* (no tau.*).
 "${sharnir[@]}" sim "$spec" --t-end 10 --output-dt 0.001 --csv "$out/excitation.csv"
 
 # 2. Gaussian noise of standard deviation $noise on every drive.* column,

@@ -15,12 +15,15 @@
 //! diagonal's roots are the standard deviations. A singular value below
 //! 1e-10 of the largest means the data do not determine `β`: the
 //! parameters along those directions are named and nothing is estimated.
-//! A mechanism with loops is refused: its regressor is the spanning
-//! tree's, while its measured joint forces hold the cut joints' reactions.
+//! A mechanism with loops is identified through them ([`closed_loops`]):
+//! one row per independent coordinate, the cut joints' reactions
+//! eliminated, the base parameters the loops make dependent regrouped.
 //! `--write-spec` writes the estimate back into a copy of the spec
-//! ([`write_spec`]).
+//! ([`write_spec`]), for trees.
 
+mod closed_loops;
 mod prior;
+mod report;
 mod spec_text;
 mod standard;
 mod write_spec;
@@ -64,6 +67,20 @@ struct Identified {
     weakest: (f64, Vec<(String, f64)>),
     /// The spec `--write-spec` wrote.
     written: Option<write_spec::Written>,
+    /// What the loops did, for a mechanism with loops.
+    loops: Option<Regrouped>,
+}
+
+/// What a mechanism's loops did to its base parameters (see
+/// [`closed_loops`]).
+struct Regrouped {
+    /// The coordinates without a force column, taken as unactuated.
+    passive: Vec<String>,
+    /// Per estimated parameter, the parameters regrouped into it with their
+    /// coefficients.
+    into: Vec<Vec<(String, f64)>>,
+    /// The base parameters the loops hide entirely.
+    unfelt: Vec<String>,
 }
 
 /// Runs `sharnir identify`.
@@ -82,11 +99,12 @@ pub(crate) fn run(args: &IdentifyArgs, root: &Path) -> miette::Result<()> {
         DrivesArg::All => loaded.with_every_drive(),
     };
     let mut mechanism = Mechanism::from_spec(&spec, ParameterMode::Runtime)?;
-    if mechanism.has_loops() {
+    let loops = mechanism.has_loops();
+    if loops && args.write_spec.is_some() {
         miette::bail!(
-            help = "identify the open chains apart, or measure the cut joints' reactions",
-            "{}: the regressor is its spanning tree's, but the joint forces of a mechanism \
-             with loops also hold the cut joints' reactions",
+            help = "drop --write-spec: the estimate is printed",
+            "{}: --write-spec writes a tree's base parameters back into its bodies, but \
+             the loops regroup them further",
             spec.source.name
         );
     }
@@ -108,6 +126,7 @@ pub(crate) fn run(args: &IdentifyArgs, root: &Path) -> miette::Result<()> {
         positions: &mechanism.positions,
         coordinates: &mechanism.coordinates,
         quaternions: &mechanism.quaternions,
+        passive_joints: loops,
     };
     let samples = measurements::read(&args.data, &layout, args.cutoff)?;
     let parameters: HashMap<String, f64> = mechanism
@@ -124,12 +143,47 @@ pub(crate) fn run(args: &IdentifyArgs, root: &Path) -> miette::Result<()> {
         })
         .ok_or_else(|| unevaluated("base_parameters"))?;
     let nv = mechanism.dof();
-    let stacked = stack(&plan, &parameters, &samples, nv, names.len())
-        .ok_or_else(|| unevaluated("the regressor"))?;
     let data = args.data.display().to_string();
-    let mut identified = solve(&stacked, &names, &mechanism.coordinates, spec_values, &data)?;
+    let mut identified = if loops {
+        let projected = closed_loops::project(
+            &plan,
+            &mechanism,
+            &parameters,
+            &samples,
+            &names,
+            &spec_values,
+        )?
+        .ok_or_else(|| unevaluated("the loops' functions"))?;
+        let mut identified = solve(
+            &projected.stacked,
+            &projected.names,
+            &projected.coordinates,
+            projected.spec_values,
+            &data,
+        )?;
+        identified.force_columns = projected
+            .coordinates
+            .iter()
+            .map(|c| format!("through.{c}"))
+            .collect();
+        identified.loops = Some(Regrouped {
+            passive: (mechanism.coordinates.iter())
+                .zip(&samples.force_columns)
+                .filter(|(_, column)| *column == "passive")
+                .map(|(name, _)| name.clone())
+                .collect(),
+            into: projected.regrouped,
+            unfelt: projected.unfelt,
+        });
+        identified
+    } else {
+        let stacked = stack(&plan, &parameters, &samples, nv, names.len())
+            .ok_or_else(|| unevaluated("the regressor"))?;
+        let mut identified = solve(&stacked, &names, &mechanism.coordinates, spec_values, &data)?;
+        identified.force_columns = samples.force_columns.clone();
+        identified
+    };
     identified.derivatives = samples.derivatives;
-    identified.force_columns = samples.force_columns.clone();
     if let Some(out) = &args.write_spec {
         let facts = plan
             .base_parameters()
@@ -139,9 +193,9 @@ pub(crate) fn run(args: &IdentifyArgs, root: &Path) -> miette::Result<()> {
     }
     let name = args.spec.display().to_string();
     if args.json {
-        println!("{}", json(&name, &data, &identified));
+        println!("{}", report::json(&name, &data, &identified));
     } else {
-        print!("{}", text(&name, &data, &identified));
+        print!("{}", report::text(&name, &data, &identified));
     }
     Ok(())
 }
@@ -355,6 +409,7 @@ fn solve(
         derivatives: "",
         weakest: (low / top, weakest),
         written: None,
+        loops: None,
     })
 }
 
@@ -392,129 +447,4 @@ fn direction(names: &[String], directions: &[Vec<f64>], k: usize) -> String {
         }
     }
     text
-}
-
-/// The default output: a table of estimates, the condition number, the
-/// residuals and the weakest direction.
-fn text(spec: &str, data: &str, l: &Identified) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{spec} from {data}: {} samples of {} joints ({}), {} base parameters",
-        l.samples,
-        l.coordinates.len(),
-        l.derivatives,
-        l.names.len()
-    );
-    let _ = writeln!(
-        out,
-        "condition number {:.4e} (weighted regressor, columns scaled to unit norm)\n",
-        l.condition
-    );
-    let width = l
-        .names
-        .iter()
-        .map(|n| n.chars().count())
-        .max()
-        .unwrap_or(4)
-        .max(9);
-    let _ = writeln!(
-        out,
-        "{:width$} {:>15} {:>11} {:>8} {:>15}",
-        "parameter", "estimate", "±σ", "σ/|β|", "spec"
-    );
-    for i in 0..l.names.len() {
-        let relative = l.deviation[i] / l.estimate[i].abs();
-        let _ = writeln!(
-            out,
-            "{:width$} {:>15.8e} {:>11.3e} {:>7.2}% {:>15.8e}",
-            l.names[i],
-            l.estimate[i],
-            l.deviation[i],
-            100.0 * relative,
-            l.spec_values[i]
-        );
-    }
-    let _ = writeln!(out, "\nresidual RMS per joint:");
-    for (column, rms) in l.force_columns.iter().zip(&l.residual_rms) {
-        let _ = writeln!(out, "  {column} {rms:.4e}");
-    }
-    let described: Vec<String> = l
-        .weakest
-        .1
-        .iter()
-        .map(|(n, x)| format!("{x:+.3}·{n}"))
-        .collect();
-    let _ = writeln!(
-        out,
-        "weakest direction (singular value {:.3e} of the largest): {}",
-        l.weakest.0,
-        described.join(" ")
-    );
-    if let Some(written) = &l.written {
-        let names: Vec<&str> = written
-            .inconsistent
-            .iter()
-            .map(|i| i.name.as_str())
-            .collect();
-        let consistency = if names.is_empty() {
-            "every body physically consistent".to_owned()
-        } else {
-            format!("NOT physically consistent: {}", names.join(", "))
-        };
-        let _ = writeln!(
-            out,
-            "identified spec written to {} ({consistency})",
-            written.path
-        );
-    }
-    out
-}
-
-/// `--json`: one object.
-fn json(spec: &str, data: &str, l: &Identified) -> String {
-    let parameters: Vec<serde_json::Value> = (0..l.names.len())
-        .map(|i| {
-            serde_json::json!({
-                "name": l.names[i],
-                "estimate": l.estimate[i],
-                "deviation": l.deviation[i],
-                "spec": l.spec_values[i],
-            })
-        })
-        .collect();
-    let residuals: serde_json::Map<String, serde_json::Value> = l
-        .coordinates
-        .iter()
-        .zip(&l.residual_rms)
-        .map(|(n, r)| (n.clone(), serde_json::json!(r)))
-        .collect();
-    let written = l.written.as_ref().map(|w| {
-        serde_json::json!({
-            "path": w.path,
-            "consistent": w.inconsistent.is_empty(),
-            "inconsistent": w.inconsistent.iter()
-                .map(|i| serde_json::json!({ "name": i.name, "problems": i.problems }))
-                .collect::<Vec<_>>(),
-            "projections": w.iterations,
-            "mismatch": w.mismatch,
-        })
-    });
-    serde_json::json!({
-        "spec": spec,
-        "data": data,
-        "samples": l.samples,
-        "derivatives": l.derivatives,
-        "condition_number": l.condition,
-        "base_parameters": parameters,
-        "residual_rms": residuals,
-        "weakest_direction": {
-            "relative_singular_value": l.weakest.0,
-            "components": l.weakest.1.iter()
-                .map(|(n, x)| serde_json::json!({ "name": n, "component": x }))
-                .collect::<Vec<_>>(),
-        },
-        "written_spec": written,
-    })
-    .to_string()
 }

@@ -41,6 +41,10 @@ pub(crate) struct Layout<'a> {
     pub(crate) positions: &'a [String],
     pub(crate) coordinates: &'a [String],
     pub(crate) quaternions: &'a [usize],
+    /// Whether a coordinate without a force column is unactuated (its
+    /// force zero): the passive joints of a mechanism with loops. At least
+    /// one column is still required.
+    pub(crate) passive_joints: bool,
 }
 
 /// The file's columns by header, every value a finite number.
@@ -144,27 +148,51 @@ impl Table {
     /// The joint force of every coordinate, with the column it was read
     /// from: its `tau.<name>` column, or where the file has none its
     /// `drive.<name>` column (the module documentation says why); an error
-    /// names the first coordinate with neither.
-    fn forces(&self, names: &[String]) -> miette::Result<(Vec<String>, Vec<Vec<f64>>)> {
+    /// names the first coordinate with neither, unless `passive_joints`,
+    /// where it is unactuated (`passive`, zeros) and only a file without
+    /// any force column is refused.
+    fn forces(
+        &self,
+        names: &[String],
+        passive_joints: bool,
+    ) -> miette::Result<(Vec<String>, Vec<Vec<f64>>)> {
+        let found = |name: &String| {
+            let (tau, drive) = (format!("tau.{name}"), format!("drive.{name}"));
+            [tau, drive]
+                .into_iter()
+                .find_map(|column| Some((column.clone(), self.columns.get(&column)?.clone())))
+        };
+        if passive_joints {
+            if !names.iter().any(|n| found(n).is_some()) {
+                miette::bail!(
+                    help = format!(
+                        "give `tau.<name>` (or `drive.<name>`) for the actuated ones of {}",
+                        names.join(", ")
+                    ),
+                    "{}: no joint force column",
+                    self.name
+                );
+            }
+            return Ok(names
+                .iter()
+                .map(|n| found(n).unwrap_or_else(|| ("passive".to_owned(), vec![0.0; self.rows])))
+                .unzip());
+        }
         names
             .iter()
             .map(|name| {
                 let (tau, drive) = (format!("tau.{name}"), format!("drive.{name}"));
-                [tau.clone(), drive.clone()]
-                    .into_iter()
-                    .find_map(|column| Some((self.columns.get(&column)?.clone(), column)))
-                    .map(|(values, column)| (column, values))
-                    .ok_or_else(|| {
-                        miette::miette!(
-                            help = format!(
-                                "give `tau.<name>` (or `drive.<name>`, as `sharnir sim` writes \
+                found(name).ok_or_else(|| {
+                    miette::miette!(
+                        help = format!(
+                            "give `tau.<name>` (or `drive.<name>`, as `sharnir sim` writes \
                                  for a prescribed coordinate) for every one of {}",
-                                names.join(", ")
-                            ),
-                            "{}: no column `{tau}` (nor `{drive}`)",
-                            self.name
-                        )
-                    })
+                            names.join(", ")
+                        ),
+                        "{}: no column `{tau}` (nor `{drive}`)",
+                        self.name
+                    )
+                })
             })
             .collect::<miette::Result<Vec<(String, Vec<f64>)>>>()
             .map(|found| found.into_iter().unzip())
@@ -184,7 +212,7 @@ pub(crate) fn read(path: &Path, layout: &Layout, cutoff: Option<f64>) -> miette:
     let mut q = table.required("q", layout.positions)?;
     let mut v = table.group("v", layout.coordinates)?;
     let a = table.group("a", layout.coordinates)?;
-    let (force_columns, mut tau) = table.forces(layout.coordinates)?;
+    let (force_columns, mut tau) = table.forces(layout.coordinates, layout.passive_joints)?;
     if table.rows < 5 {
         miette::bail!(
             help = "record many samples along a trajectory that excites every joint",
@@ -405,6 +433,7 @@ mod tests {
             positions: &names,
             coordinates: &names,
             quaternions: &[],
+            passive_joints: false,
         };
         read(&path, &layout, None)
     }

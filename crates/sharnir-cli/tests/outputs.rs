@@ -97,7 +97,8 @@ fn outputs_choose_the_standard_functions_and_the_header_names_the_others() {
             "Not generated: `mass_matrix`, `bias`, `gravity`, `joint_space`, `coriolis_matrix`, \
              `energy`, `body_poses`, `coordinate_rates`, `body_jacobians`, \
              `inverse_dynamics_derivatives`, `gravity_derivatives`, `mass_matrix_inverse`, \
-             `forward_dynamics_derivatives`, `standard_regressor`, `base_parameters`, `regressor` (not asked for by `--outputs` or the spec's \
+             `forward_dynamics_derivatives`, `standard_regressor`, `base_parameters`, `regressor`, \
+             `base_inverse_dynamics` (not asked for by `--outputs` or the spec's \
              `outputs`); `sharnir gen --outputs all` generates them."
         ),
         "{header}"
@@ -122,7 +123,7 @@ fn a_mechanism_past_the_limit_skips_its_superlinear_outputs_with_a_note() {
             "note: chain: more than 48 velocity coordinates, so mass_matrix, joint_space, \
              coriolis_matrix, body_jacobians, inverse_dynamics_derivatives, gravity_derivatives, \
              mass_matrix_inverse, forward_dynamics_derivatives, standard_regressor, base_parameters, \
-             regressor are not generated; ask for them with --outputs all"
+             regressor, base_inverse_dynamics are not generated; ask for them with --outputs all"
         ),
         "{stderr}"
     );

@@ -73,7 +73,7 @@ fn simulates_writes_csv_and_plot_and_reports_bad_runs() {
         text.lines().next(),
         Some(
             "t,q.theta1,q.theta2,q.theta3,v.theta1,v.theta2,v.theta3,\
-             energy.kinetic,energy.potential,energy.work"
+             a.theta1,a.theta2,a.theta3,energy.kinetic,energy.potential,energy.work"
         )
     );
     // Samples at 0, 0.3, …, 1.8 and at the end time exactly.
@@ -83,9 +83,29 @@ fn simulates_writes_csv_and_plot_and_reports_bad_runs() {
     assert!((times[3] - 0.9).abs() < 1e-12);
     assert_eq!(times[7], 2.0);
     assert_eq!(rows[0][5], 0.5, "--set v.theta2 reached the start");
-    let energy = |r: &Vec<f64>| r[7] + r[8];
+    let energy = |r: &Vec<f64>| r[10] + r[11];
     for row in &rows {
         assert!((energy(row) - energy(&rows[0])).abs() < 1e-8, "{row:?}");
+    }
+    // The accelerations are the module's forward dynamics at each sample.
+    {
+        use sharnir_generated::triple_pendulum as pendulum;
+        let p = pendulum::Params::default();
+        for row in &rows {
+            let (t, q, v) = (row[0], [row[1], row[2], row[3]], [row[4], row[5], row[6]]);
+            let applied = pendulum::applied_forces(&p, t, &q, &v);
+            let friction = pendulum::friction_forces(&p, &q, &v);
+            let tau: [f64; 3] = std::array::from_fn(|i| applied[i] + friction[i]);
+            let a = pendulum::forward_dynamics(&p, &q, &v, &tau);
+            for (i, want) in a.iter().enumerate() {
+                let got = row[7 + i];
+                assert!(
+                    (got - want).abs() <= 1e-12 * want.abs().max(1.0),
+                    "t = {t}: a.theta{} = {got}, the forward dynamics {want}",
+                    i + 1
+                );
+            }
+        }
     }
     let png = std::fs::read(&plot).expect("plot written");
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
@@ -122,7 +142,7 @@ fn simulates_writes_csv_and_plot_and_reports_bad_runs() {
     assert!(stderr.contains("state (q, q̇)"), "{stderr}");
     let text = std::fs::read_to_string(&csv).expect("csv kept");
     for line in text.lines().skip(1) {
-        assert_eq!(line.split(',').count(), 24, "incomplete row {line}");
+        assert_eq!(line.split(',').count(), 34, "incomplete row {line}");
     }
 
     // A closed loop: the four-bar starts assembled with the crank where
@@ -166,7 +186,7 @@ fn simulates_writes_csv_and_plot_and_reports_bad_runs() {
         (rows[0][2] - 0.9272952180016122).abs() > 1e-3,
         "the coupler did not follow the crank"
     );
-    let energy = |r: &Vec<f64>| r[7] + r[8];
+    let energy = |r: &Vec<f64>| r[10] + r[11];
     for row in &rows {
         assert!((energy(row) - energy(&rows[0])).abs() < 1e-6, "{row:?}");
     }
@@ -340,7 +360,7 @@ fn simulates_prescribed_motion_with_drive_columns() {
     assert_eq!(
         text.lines().next(),
         Some(
-            "t,q.psi,q.theta,v.psi,v.theta,drive.psi,\
+            "t,q.psi,q.theta,v.psi,v.theta,a.psi,a.theta,drive.psi,\
              energy.kinetic,energy.potential,energy.work"
         )
     );
@@ -352,7 +372,9 @@ fn simulates_prescribed_motion_with_drive_columns() {
             .map(|x| x.parse().expect("a number"))
             .collect();
         let (t, psi, theta, rate, theta_rate, drive) =
-            (row[0], row[1], row[2], row[3], row[4], row[5]);
+            (row[0], row[1], row[2], row[3], row[4], row[7]);
+        // The law's acceleration at the spun coordinate: none.
+        assert_eq!(row[5], 0.0, "{line}");
         assert!(
             (psi - omega * t).abs() < 1e-12 * (omega * t).max(1.0),
             "{line}"

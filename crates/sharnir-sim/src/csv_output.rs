@@ -64,6 +64,8 @@ pub struct CsvOutput(CsvFile);
 impl CsvOutput {
     /// Creates the file and writes the header: `t`, `q.<name>` for every
     /// position coordinate, `v.<name>` for every velocity coordinate,
+    /// `a.<name>` for every velocity coordinate (its acceleration: what
+    /// `sharnir identify` reads instead of differentiating `v.*`),
     /// `drive.<name>` for every prescribed coordinate (the force its drive
     /// supplies), `energy.kinetic`, `energy.potential`, `energy.work` (the
     /// work of the mechanism's own forces and the drives since the start:
@@ -76,6 +78,7 @@ impl CsvOutput {
     ) -> Result<Self, String> {
         let header = std::iter::once("t".to_owned())
             .chain(state_columns(positions, velocities))
+            .chain(velocities.iter().map(|n| format!("a.{n}")))
             .chain(drives.iter().map(|n| format!("drive.{n}")))
             .chain(["energy.kinetic", "energy.potential", "energy.work"].map(str::to_owned))
             .collect();
@@ -88,6 +91,7 @@ impl CsvOutput {
         let values = std::iter::once(sample.t)
             .chain(sample.q.iter().copied())
             .chain(sample.v.iter().copied())
+            .chain(sample.a.iter().copied())
             .chain(sample.drives.iter().copied())
             .chain([sample.kinetic, sample.potential, sample.work]);
         self.0.write(values.map(|x| x.to_string()))

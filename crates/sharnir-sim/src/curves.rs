@@ -191,6 +191,7 @@ mod tests {
             t: 0.0,
             q,
             v,
+            a: &[],
             kinetic: 0.0,
             potential: 0.0,
             work: 0.0,

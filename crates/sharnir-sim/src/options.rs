@@ -33,8 +33,8 @@ pub struct SimOptions {
     /// Repeatable.
     #[arg(long = "set", value_name = "q.NAME=VALUE")]
     pub set: Vec<String>,
-    /// Write the samples to this CSV file (header: t, q.*, v.*, energy.kinetic,
-    /// energy.potential, energy.work; full f64 precision).
+    /// Write the samples to this CSV file (header: t, q.*, v.*, a.*, drive.*,
+    /// energy.kinetic, energy.potential, energy.work; full f64 precision).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
     /// Draw the coordinates and the energy error against time into this PNG file.

@@ -25,7 +25,7 @@ fn outputs_are_read_by_name() {
             "mass_matrix".to_owned()
         ])
     );
-    assert_eq!(sharnir_spec::OUTPUT_NAMES.len(), 18);
+    assert_eq!(sharnir_spec::OUTPUT_NAMES.len(), 19);
 }
 
 #[test]

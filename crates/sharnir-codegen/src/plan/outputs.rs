@@ -350,7 +350,8 @@ mod tests {
                 "forward_dynamics_derivatives",
                 "standard_regressor",
                 "base_parameters",
-                "regressor"
+                "regressor",
+                "base_inverse_dynamics"
             ]
         );
         assert!(big.contains_name("constraints") && !big.needs_mass_matrix());

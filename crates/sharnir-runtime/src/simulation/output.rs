@@ -17,6 +17,12 @@ pub struct Sample<'a> {
     pub q: &'a [f64],
     /// Velocity coordinates.
     pub v: &'a [f64],
+    /// Accelerations `q̇̇` of the velocity coordinates at the sample: the
+    /// system's own (the forward dynamics of the tree, or the constrained
+    /// motion of a mechanism with loops, with the laws' accelerations at
+    /// prescribed coordinates), so that a run's samples hold what
+    /// identification reads as measured accelerations.
+    pub a: &'a [f64],
     /// Kinetic energy.
     pub kinetic: f64,
     /// Potential energy.
@@ -305,6 +311,14 @@ impl<O: Observer> Outputs<O> {
             }
             &on_laws[..]
         };
+        let mut rates = vec![0.0; y.len()];
+        system
+            .rhs(t, y, &mut rates)
+            .map_err(|error| SimulationError {
+                t,
+                state: y.to_vec(),
+                kind: SimulationErrorKind::Integration(IntegrationError::Rhs { t, error }),
+            })?;
         let model = system.model();
         let (q, v) = y.split_at(NQ);
         let (kinetic, potential) = energy(model, q, v);
@@ -316,6 +330,7 @@ impl<O: Observer> Outputs<O> {
                 t,
                 q,
                 v,
+                a: &rates[NQ..],
                 kinetic,
                 potential,
                 work,
