@@ -16,16 +16,11 @@
 //! page itself (size, data, no network references). `sharnir view`'s page
 //! is opened the same way.
 
+mod checkout;
+
+use checkout::workspace;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .nth(2)
-        .expect("sharnir-cli lives in crates/ of the workspace")
-        .to_path_buf()
-}
 
 /// Chromium as CI installs it, when it is there.
 fn chromium() -> Option<PathBuf> {

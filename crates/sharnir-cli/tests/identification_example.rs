@@ -21,13 +21,14 @@
 //! The first run compiles the simulation binary in release mode (about a
 //! minute on two cores, shared with `tests/sim.rs`).
 
+mod checkout;
 mod support;
 
+use checkout::workspace;
 use sharnir_codegen::{plan, Plan, PlanOptions};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 use support::Normal;
@@ -41,14 +42,6 @@ const NOISE: f64 = 0.1;
 /// What the central differences of 1 kHz samples may cost, as a fraction
 /// of the largest base parameter.
 const DIFFERENCES: f64 = 1e-6;
-
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .nth(2)
-        .expect("sharnir-cli lives in crates/ of the workspace")
-        .to_path_buf()
-}
 
 /// `sharnir sim` on the spec as `run.sh` runs it: the CSV's text. Run once
 /// for all the tests of this file (two runs would race for the project).

@@ -15,10 +15,12 @@
 //! The first run compiles the simulation binary in release mode (shared
 //! with `tests/sim.rs`).
 
+mod checkout;
+
+use checkout::workspace;
 use sharnir_codegen::{plan, PlanOptions};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// `specs/four_bar.spec` with its crank prescribed: two harmonics about a
@@ -96,14 +98,6 @@ child_origin = { xyz = ["c", 0, 0] }
 [initial]
 q = { coupler = 0.9272952180016122, rocker = 1.8545904360032244 }
 "#;
-
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .nth(2)
-        .expect("sharnir-cli lives in crates/ of the workspace")
-        .to_path_buf()
-}
 
 /// The `sharnir` binary with `args`, in the workspace (where `sim` finds
 /// the crates it compiles against).

@@ -6,16 +6,11 @@
 //! The first run compiles the runtime and the plotting crate in release
 //! mode (about a minute on two cores); the other runs reuse it.
 
+mod checkout;
+
+use checkout::workspace;
 use std::path::PathBuf;
 use std::process::{Command, Output};
-
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .nth(2)
-        .expect("sharnir-cli lives in crates/ of the workspace")
-        .to_path_buf()
-}
 
 fn sim(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sharnir"))

@@ -7,17 +7,12 @@
 //! One test, so that the simulation binary is built once and the runs do
 //! not race for its project directory.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod checkout;
 
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .nth(2)
-        .expect("sharnir-cli lives in crates/ of the workspace")
-        .to_path_buf()
-}
+use checkout::workspace;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Output};
 
 fn sharnir(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sharnir"))
