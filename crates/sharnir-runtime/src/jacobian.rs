@@ -18,10 +18,22 @@
 //! forces alone instead of `2 NV` of the dynamics. A passive model without
 //! forces of its own needs none.
 //!
-//! Only where every position coordinate is its own rate (`NQ = NV`): a
-//! quaternion's four coordinates are not the three velocity coordinates the
-//! derivatives are taken in, and the integrator then differentiates
-//! numerically as before.
+//! Where a joint stores a unit quaternion (spherical and free joints), the
+//! derivatives are taken in velocity coordinates, `q ⊕ δ`, and `y` holds
+//! the four components. With `Q(q)` the map from velocities to coordinate
+//! rates (`q̇ = Q(q) v`, the module's `coordinate_rates`, linear in `v`)
+//! and `D = (QᵀQ)⁻¹Qᵀ` its left inverse (for a unit quaternion
+//! `δ = 2 vec(ρ* ⊗ dρ)`: the radial direction, which the integrator's
+//! projection removes, is dropped):
+//!
+//! ```text
+//!     J = [ ∂(Q(q) v)/∂q                  Q(q)                ]
+//!         [ (∂q̈/∂δ + M⁻¹ ∂τ/∂δ) D        ∂q̈/∂q̇ + M⁻¹ ∂τ/∂q̇ ]
+//! ```
+//!
+//! `∂(Q(q) v)/∂q` by central differences of `coordinate_rates`, exact up to
+//! rounding (the rates are at most quadratic in `q`), and `∂τ/∂δ` along
+//! `q ⊕ δ` ([`crate::manifold::integrate`]).
 
 use crate::model::{Control, Model, ModelSystem};
 use crate::Real;
@@ -33,8 +45,7 @@ where
 {
     /// Writes `J` (row-major, `(NQ + NV)²` entries) at `(t, q, q̇)` into
     /// `jacobian` and returns `true`; `false`, writing nothing, where the
-    /// model has no derivatives, has quaternions, or `jacobian` has the
-    /// wrong length.
+    /// model has no derivatives or `jacobian` has the wrong length.
     pub(crate) fn emitted_jacobian(
         &mut self,
         t: M::Real,
@@ -44,7 +55,7 @@ where
     ) -> bool {
         let (model, control) = (&self.model, &mut self.control);
         let n = NQ + NV;
-        if NQ != NV || jacobian.len() != n * n {
+        if jacobian.len() != n * n {
             return false;
         }
         let zero = <M::Real as Real>::ZERO;
@@ -64,7 +75,7 @@ where
         let applies_forces = M::HAS_APPLIED_FORCES || M::HAS_JOINT_FORCES || !control.is_passive();
         if applies_forces {
             let (force_by_position, force_by_velocity) =
-                force_differences(control, q, v, &tau, forces);
+                force_differences(model, control, q, v, &tau, forces);
             for i in 0..NV {
                 for j in 0..NV {
                     let (mut p, mut w) = (zero, zero);
@@ -81,51 +92,141 @@ where
             *entry = zero;
         }
         for i in 0..NV {
-            jacobian[i * n + NQ + i] = <M::Real as Real>::ONE;
             for j in 0..NV {
-                jacobian[(NQ + i) * n + j] = by_position[i][j];
                 jacobian[(NQ + i) * n + NQ + j] = by_velocity[i][j];
+            }
+        }
+        if NQ == NV && M::QUATERNIONS.is_empty() {
+            // Every coordinate its own rate: Q = D = I, ∂(Q v)/∂q = 0.
+            for i in 0..NV {
+                jacobian[i * n + NQ + i] = <M::Real as Real>::ONE;
+                for j in 0..NV {
+                    jacobian[(NQ + i) * n + j] = by_position[i][j];
+                }
+            }
+            return true;
+        }
+        let Some((rates, inverse)) = tangent_maps(model, q) else {
+            return false;
+        };
+        let half = <M::Real as Real>::from_f64(0.5);
+        let mut moved = *q;
+        for j in 0..NQ {
+            // ∂(Q(q) v)/∂q_j by central differences, exact for quadratics.
+            let h = step(q[j]);
+            moved[j] = q[j] + h;
+            let ahead = model.coordinate_rates(&moved, v);
+            moved[j] = q[j] - h;
+            let behind = model.coordinate_rates(&moved, v);
+            moved[j] = q[j];
+            for i in 0..NQ {
+                jacobian[i * n + j] = (ahead[i] - behind[i]) * half / h;
+            }
+        }
+        for i in 0..NQ {
+            for j in 0..NV {
+                jacobian[i * n + NQ + j] = rates[i][j];
+            }
+        }
+        for i in 0..NV {
+            for j in 0..NQ {
+                let mut entry = zero;
+                for k in 0..NV {
+                    entry += by_position[i][k] * inverse[k][j];
+                }
+                jacobian[(NQ + i) * n + j] = entry;
             }
         }
         true
     }
 }
 
-/// `∂τ/∂q` and `∂τ/∂q̇` by forward differences, with the step of
-/// Hairer's `RADAU5`: `√(ε · max(10⁻⁵, |x|))` per coordinate.
+/// `Q(q)` (`NQ × NV`, column `j` the coordinate rates of a unit velocity
+/// `j`) and its left inverse `D = (QᵀQ)⁻¹Qᵀ` (`NV × NQ`); `None` where
+/// `QᵀQ` is singular (a zero quaternion).
 #[allow(clippy::type_complexity)]
-fn force_differences<R: Real, C, const NQ: usize, const NV: usize>(
+fn tangent_maps<M, const NQ: usize, const NV: usize>(
+    model: &M,
+    q: &[M::Real; NQ],
+) -> Option<([[M::Real; NV]; NQ], [[M::Real; NQ]; NV])>
+where
+    M: Model<NQ, NV>,
+{
+    let zero = <M::Real as Real>::ZERO;
+    let mut rates = [[zero; NV]; NQ];
+    let mut unit = [zero; NV];
+    for j in 0..NV {
+        unit[j] = <M::Real as Real>::ONE;
+        let column = model.coordinate_rates(q, &unit);
+        unit[j] = zero;
+        for i in 0..NQ {
+            rates[i][j] = column[i];
+        }
+    }
+    let mut gram = [[zero; NV]; NV];
+    for a in 0..NV {
+        for b in 0..NV {
+            for row in &rates {
+                gram[a][b] += row[a] * row[b];
+            }
+        }
+    }
+    let factor = crate::linalg::cholesky(&gram)?;
+    let mut inverse = [[zero; NQ]; NV];
+    for j in 0..NQ {
+        let column = crate::linalg::solve(&factor, &rates[j]);
+        for k in 0..NV {
+            inverse[k][j] = column[k];
+        }
+    }
+    Some((rates, inverse))
+}
+
+/// The difference step of Hairer's `RADAU5`: `√(ε · max(10⁻⁵, |x|))`.
+fn step<R: Real>(x: R) -> R {
+    let size = x.abs();
+    let floor = R::from_f64(1e-5);
+    (R::EPSILON * if size > floor { size } else { floor }).sqrt()
+}
+
+/// `∂τ/∂δ` (along `q ⊕ δ`) and `∂τ/∂q̇` by forward differences, with the
+/// step of Hairer's `RADAU5` ([`step`]).
+#[allow(clippy::type_complexity)]
+fn force_differences<M, C, const NQ: usize, const NV: usize>(
+    model: &M,
     control: &mut C,
-    q: &[R; NQ],
-    v: &[R; NV],
-    tau: &[R; NV],
-    forces: impl Fn(&mut C, &[R; NQ], &[R; NV]) -> [R; NV],
-) -> ([[R; NV]; NV], [[R; NV]; NV]) {
-    let step = |x: R| {
-        let size = x.abs();
-        let floor = R::from_f64(1e-5);
-        (R::EPSILON * if size > floor { size } else { floor }).sqrt()
-    };
-    let mut by_position = [[R::ZERO; NV]; NV];
-    let mut by_velocity = [[R::ZERO; NV]; NV];
-    let mut moved_q = *q;
-    for j in 0..NQ.min(NV) {
-        let delta = step(q[j]);
-        moved_q[j] = q[j] + delta;
-        let column = forces(control, &moved_q, v);
-        moved_q[j] = q[j];
+    q: &[M::Real; NQ],
+    v: &[M::Real; NV],
+    tau: &[M::Real; NV],
+    forces: impl Fn(&mut C, &[M::Real; NQ], &[M::Real; NV]) -> [M::Real; NV],
+) -> ([[M::Real; NV]; NV], [[M::Real; NV]; NV])
+where
+    M: Model<NQ, NV>,
+{
+    let zero = <M::Real as Real>::ZERO;
+    let mut by_position = [[zero; NV]; NV];
+    let mut by_velocity = [[zero; NV]; NV];
+    let mut delta = [zero; NV];
+    for j in 0..NV {
+        // The coordinate's own size where it is its own rate, 1 (a
+        // quaternion's) otherwise.
+        let h = step(if NQ == NV { q[j] } else { zero });
+        delta[j] = h;
+        let moved = crate::manifold::integrate(model, q, &delta);
+        delta[j] = zero;
+        let column = forces(control, &moved, v);
         for i in 0..NV {
-            by_position[i][j] = (column[i] - tau[i]) / delta;
+            by_position[i][j] = (column[i] - tau[i]) / h;
         }
     }
     let mut moved_v = *v;
     for j in 0..NV {
-        let delta = step(v[j]);
-        moved_v[j] = v[j] + delta;
+        let h = step(v[j]);
+        moved_v[j] = v[j] + h;
         let column = forces(control, q, &moved_v);
         moved_v[j] = v[j];
         for i in 0..NV {
-            by_velocity[i][j] = (column[i] - tau[i]) / delta;
+            by_velocity[i][j] = (column[i] - tau[i]) / h;
         }
     }
     (by_position, by_velocity)

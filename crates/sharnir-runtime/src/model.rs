@@ -362,12 +362,12 @@ where
         Ok(())
     }
 
-    /// From the module's `forward_dynamics_derivatives` where it has them,
-    /// no coordinate is prescribed and every position coordinate is its
-    /// own rate (no quaternion); the
-    /// model's and the control's forces differentiated numerically (see
-    /// the `jacobian` module). `Ok(false)` otherwise: the integrator then
-    /// differentiates [`OdeSystem::rhs`] numerically.
+    /// From the module's `forward_dynamics_derivatives` where it has them
+    /// and no coordinate is prescribed (quaternions through the map between
+    /// their rates and the velocities); the model's and the control's
+    /// forces differentiated numerically (see the `jacobian` module).
+    /// `Ok(false)` otherwise: the integrator then differentiates
+    /// [`OdeSystem::rhs`] numerically.
     fn jacobian(
         &mut self,
         t: M::Real,
