@@ -25,23 +25,20 @@
 //! The loops make more combinations of `β` unidentifiable than the tree
 //! does (a coupler's mass moves with both its neighbours). The columns of
 //! `Gᵀ Y_b`, stacked over the samples and scaled to unit norm, are taken in
-//! order: a column whose part orthogonal to the kept ones is below
-//! [`DEPENDENT`] of its norm is regrouped into them with the
-//! least-squares coefficients (`β_k += c_k β_d`); a column below
-//! [`UNFELT`] of the largest is not felt through the loops at all. The
-//! coefficients are the data's: a geometric dependency is exact in them,
-//! an accident of a poor trajectory is too.
+//! order, as the tree's own completion takes them ([`classify`]): a column
+//! whose part orthogonal to the kept ones is below 1e-8 of its norm is
+//! regrouped into them with the least-squares coefficients
+//! (`β_k += c_k β_d`); a column below 1e-12 of the largest is not felt
+//! through the loops at all. The coefficients are the data's: a geometric
+//! dependency is exact in them, an accident of a poor trajectory is too.
 
 use super::Stacked;
 use crate::measurements::Samples;
 use faer::Mat;
 use sharnir_codegen::Plan;
+use sharnir_mech::formalisms::column_selection::{classify, Column};
 use sharnir_mech::{Input, Mechanism};
 use std::collections::HashMap;
-
-/// A column whose part orthogonal to the kept columns is below this
-/// fraction of its norm depends on them.
-const DEPENDENT: f64 = 1e-8;
 
 /// A regrouping coefficient below this fraction of the largest (or of 1)
 /// is rounding's, and dropped.
@@ -58,9 +55,6 @@ const ROUNDING: f64 = 1e-9;
 
 /// At most this many Newton steps close a sample's loops.
 const NEWTON_STEPS: usize = 20;
-
-/// A column below this fraction of the largest column's norm is not felt.
-const UNFELT: f64 = 1e-12;
 
 /// The identification problem seen through the loops.
 pub(super) struct Projected {
@@ -334,44 +328,31 @@ struct Selection {
     unfelt: Vec<usize>,
 }
 
-/// The columns in order, as the module documentation says: Gram–Schmidt
-/// (twice, for the orthogonality rounding loses) over the columns scaled to
-/// unit norm, then least-squares coefficients for the dependent ones.
+/// The columns in order, by the completion of the tree's base parameters
+/// ([`classify`]: Gram–Schmidt twice, at its tolerances), every dependent
+/// column with its least-squares coefficients on the kept ones, whether
+/// they are small rationals or not.
 fn select_columns(rows: &[Vec<f64>], width: usize) -> Selection {
-    let column = |j: usize| -> Vec<f64> { rows.iter().map(|r| r[j]).collect() };
-    let norms: Vec<f64> = (0..width)
-        .map(|j| column(j).iter().map(|x| x * x).sum::<f64>().sqrt())
+    let columns: Vec<Vec<f64>> = (0..width)
+        .map(|j| rows.iter().map(|r| r[j]).collect())
         .collect();
-    let largest = norms.iter().copied().fold(0.0, f64::max);
-    let mut basis: Vec<Vec<f64>> = Vec::new();
-    let mut kept = Vec::new();
-    let mut dependent_columns = Vec::new();
-    let mut unfelt = Vec::new();
-    for (j, &norm) in norms.iter().enumerate() {
-        if norm <= UNFELT * largest {
-            unfelt.push(j);
-            continue;
-        }
-        let mut x: Vec<f64> = column(j).iter().map(|v| v / norm).collect();
-        for _ in 0..2 {
-            for b in &basis {
-                let dot: f64 = x.iter().zip(b).map(|(a, b)| a * b).sum();
-                x.iter_mut().zip(b).for_each(|(a, b)| *a -= dot * b);
-            }
-        }
-        let left = x.iter().map(|v| v * v).sum::<f64>().sqrt();
-        if left <= DEPENDENT {
-            dependent_columns.push(j);
-        } else {
-            x.iter_mut().for_each(|v| *v /= left);
-            basis.push(x);
-            kept.push(j);
+    let mut selection = Selection {
+        kept: Vec::new(),
+        dependent: Vec::new(),
+        unfelt: Vec::new(),
+    };
+    let mut dependent = Vec::new();
+    for (j, class) in classify(&columns).into_iter().enumerate() {
+        match class {
+            Column::Independent => selection.kept.push(j),
+            Column::Zero => selection.unfelt.push(j),
+            Column::Combination(_) | Column::Inexact => dependent.push(j),
         }
     }
-    let dependent = dependent_columns
+    selection.dependent = dependent
         .into_iter()
         .map(|d| {
-            let mut c = coefficients(rows, &kept, d);
+            let mut c = coefficients(rows, &selection.kept, d);
             // What rounding leaves of a coefficient the geometry makes zero.
             let largest = c.iter().fold(1.0_f64, |m, x| m.max(x.abs()));
             c.iter_mut()
@@ -380,11 +361,7 @@ fn select_columns(rows: &[Vec<f64>], width: usize) -> Selection {
             (d, c)
         })
         .collect();
-    Selection {
-        kept,
-        dependent,
-        unfelt,
-    }
+    selection
 }
 
 /// The least-squares coefficients of column `d` on the columns `kept`.
