@@ -149,8 +149,9 @@ fn a_mechanism_past_the_limit_skips_its_superlinear_outputs_with_a_note() {
         header(&module).contains(
             "Not generated: `mass_matrix`, `joint_space`, `coriolis_matrix`, `body_jacobians`, \
              `inverse_dynamics_derivatives`, `gravity_derivatives`, `mass_matrix_inverse`, \
-             `forward_dynamics_derivatives`, `standard_regressor`, `base_parameters`, `regressor` (the mechanism has more than 48 velocity coordinates, and their size grows faster \
-             than linearly)"
+             `forward_dynamics_derivatives`, `standard_regressor`, `base_parameters`, `regressor`, \
+             `base_inverse_dynamics` (the mechanism has more than 48 velocity coordinates, and \
+             their size grows faster than linearly)"
         ),
         "{module}"
     );
