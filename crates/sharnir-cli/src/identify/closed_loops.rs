@@ -285,20 +285,34 @@ fn least_squares_on(
         return Some(Vec::new());
     }
     let j_d = Mat::<f64>::from_fn(nc, nd, |r, c| jacobian[r * nv + dependent[c]]);
-    let svd = j_d.thin_svd().ok()?;
-    let (u, s, v) = (svd.U(), svd.S().column_vector(), svd.V());
-    let top = (0..nd).map(|k| s[k]).fold(0.0, f64::max);
-    if top <= 0.0 || (0..nd).any(|k| s[k] <= 1e-10 * top) {
-        return None;
+    match pseudo_inverse_times(&j_d, rhs, 1e-10)? {
+        (x, false) => Some(x),
+        (_, true) => None,
     }
-    let projected: Vec<f64> = (0..nd)
-        .map(|k| (0..nc).map(|r| u[(r, k)] * rhs[r]).sum::<f64>() / s[k])
+}
+
+/// `A⁺ b` by the singular value decomposition of `A`, the singular values
+/// below `cutoff` of the largest left out, and whether any was; `None` if
+/// the decomposition fails.
+fn pseudo_inverse_times(a: &Mat<f64>, b: &[f64], cutoff: f64) -> Option<(Vec<f64>, bool)> {
+    let (m, n) = (a.nrows(), a.ncols());
+    let svd = a.thin_svd().ok()?;
+    let (u, s, v) = (svd.U(), svd.S().column_vector(), svd.V());
+    let top = (0..n).map(|k| s[k]).fold(0.0, f64::max);
+    let kept = |k: usize| s[k] > cutoff * top;
+    let projected: Vec<f64> = (0..n)
+        .map(|k| {
+            if kept(k) {
+                (0..m).map(|i| u[(i, k)] * b[i]).sum::<f64>() / s[k]
+            } else {
+                0.0
+            }
+        })
         .collect();
-    Some(
-        (0..nd)
-            .map(|row| (0..nd).map(|k| v[(row, k)] * projected[k]).sum())
-            .collect(),
-    )
+    let x = (0..n)
+        .map(|j| (0..n).map(|k| v[(j, k)] * projected[k]).sum())
+        .collect();
+    Some((x, !(0..n).all(kept)))
 }
 
 /// `G` (row-major, `nv × nd`) from the constraint Jacobian (row-major,
@@ -367,24 +381,8 @@ fn select_columns(rows: &[Vec<f64>], width: usize) -> Selection {
 /// The least-squares coefficients of column `d` on the columns `kept`.
 fn coefficients(rows: &[Vec<f64>], kept: &[usize], d: usize) -> Vec<f64> {
     let a = Mat::<f64>::from_fn(rows.len(), kept.len(), |i, k| rows[i][kept[k]]);
-    let b = Mat::<f64>::from_fn(rows.len(), 1, |i, _| rows[i][d]);
-    let Ok(svd) = a.thin_svd() else {
-        return vec![0.0; kept.len()];
-    };
-    let (u, s, v) = (svd.U(), svd.S().column_vector(), svd.V());
-    let top = (0..kept.len()).map(|k| s[k]).fold(0.0, f64::max);
-    let projected: Vec<f64> = (0..kept.len())
-        .map(|k| {
-            if s[k] > 1e-12 * top {
-                (0..rows.len()).map(|i| u[(i, k)] * b[(i, 0)]).sum::<f64>() / s[k]
-            } else {
-                0.0
-            }
-        })
-        .collect();
-    (0..kept.len())
-        .map(|j| (0..kept.len()).map(|k| v[(j, k)] * projected[k]).sum())
-        .collect()
+    let b: Vec<f64> = rows.iter().map(|r| r[d]).collect();
+    pseudo_inverse_times(&a, &b, 1e-12).map_or_else(|| vec![0.0; kept.len()], |(x, _)| x)
 }
 
 #[cfg(test)]
