@@ -84,30 +84,25 @@ fn base_parameters_are_as_many_as_the_rank_of_the_standard_regressor() {
         let (rank, facts) = rank_and_base(&stem);
         let nbp = facts.names.len();
         // The compiler's own rank (of `Y_b ∂β/∂π`, by its QR) is the
-        // standard regressor's (by the SVD); the base parameters are at
-        // least as many, more where they are not all identifiable apart.
+        // standard regressor's (by the SVD), and every bundled mechanism is
+        // minimal: nothing kept inexactly, no two base parameters one
+        // combination of the standard ones (the delta's and the joint
+        // zoo's skewed axes, the gripper's rotated fingers).
         assert_eq!(
             facts.rank, rank,
             "{stem}: the compiler's rank {}, the SVD's {rank}",
             facts.rank
         );
-        assert!(nbp >= rank, "{stem}: {nbp} base parameters, rank {rank}");
-        counts.push((stem, nbp, rank));
+        assert_eq!(nbp, rank, "{stem}: {nbp} base parameters, rank {rank}");
+        assert!(facts.inexact.is_empty(), "{stem}: {:?}", facts.inexact);
+        counts.push((stem, nbp));
     }
-    // Every robot arm is minimal: nothing kept inexactly.
-    for robot in [
-        "puma560",
-        "puma560_symbolic",
-        "ur5",
-        "panda",
-        "solo12",
-        "telegin6",
-    ] {
-        let (_, nbp, rank) = counts
+    for (robot, expected) in [("delta", 45), ("joint_zoo", 57), ("panda_gripper", 63)] {
+        let nbp = counts
             .iter()
-            .find(|(stem, _, _)| stem == robot)
-            .unwrap_or_else(|| panic!("{robot} is bundled"));
-        assert_eq!(nbp, rank, "{robot}");
+            .find(|(stem, _)| stem == robot)
+            .map(|&(_, nbp)| nbp);
+        assert_eq!(nbp, Some(expected), "{robot}");
     }
 }
 

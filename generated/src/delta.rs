@@ -81,7 +81,6 @@
 //! lower3.zz = lower3.zz
 //! platform.1.my_r = platform.my
 //! platform.1.xx_r = platform.xx
-//! platform.1.zz_r = platform.xx
 //! platform.mx = platform.mx
 //! platform.mz = platform.mz
 //! platform.xy = platform.xy
@@ -90,11 +89,6 @@
 //! platform.yz = platform.yz
 //! platform.zz_r = −platform.xx + platform.zz
 //! ```
-//!
-//! Not all identifiable apart: the regressor's rank is 45 of 46. Kept although
-//! their columns depend on others with coefficients that are not small rationals:
-//! none; the rest are entries of an inertia regrouped about an axis that is not a
-//! coordinate axis, dependent as functions of the standard parameters.
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
@@ -125,8 +119,8 @@
 //! | `constrained_residual_derivatives` | 4331 | 4086 | 0 | 0 | 15 | 15 |
 //! | `standard_regressor` | 343 | 253 | 0 | 0 | 11 | 11 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `regressor` | 306 | 221 | 0 | 0 | 11 | 11 |
-//! | `base_inverse_dynamics` | 310 | 229 | 0 | 0 | 11 | 11 |
+//! | `regressor` | 302 | 218 | 0 | 0 | 11 | 11 |
+//! | `base_inverse_dynamics` | 306 | 227 | 0 | 0 | 11 | 11 |
 //! | `linearization` | 1738 | 949 | 14 | 0 | 11 | 11 |
 //! | `constrained_forward_dynamics` | 3647 | 3247 | 297 | 19 | 33 | 33 |
 //! | `cut_joint_reactions` | 3737 | 3293 | 297 | 19 | 40 | 40 |
@@ -282,7 +276,7 @@ pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
 
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
-pub const NBP: usize = 46;
+pub const NBP: usize = 45;
 
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
@@ -328,7 +322,6 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "lower3.zz",
     "platform.1.my_r",
     "platform.1.xx_r",
-    "platform.1.zz_r",
     "platform.mx",
     "platform.mz",
     "platform.xy",
@@ -11573,7 +11566,6 @@ pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
         d.k21,
         0.0,
         d.k28,
-        d.k28,
         d.k102,
         0.0,
         0.0,
@@ -11585,7 +11577,7 @@ pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
 }
 
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount { mul: 306, add: 221, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 302, add: 218, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
 
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
@@ -11738,96 +11730,92 @@ fn regressor_with_body(
     let t81 = qdd[8] - t80;
     let t82 = t40 - 2.0 * qd[8] * t43;
     let t83 = t39 + 2.0 * t42;
-    let t84 = t44 * t45;
-    let t85 = t84 - t55;
-    let t86 = t57 * t57;
-    let t87 = t60 * t60;
-    let t88 = t58 * t58;
-    let t89 = t57 * t60;
-    let t90 = t57 * t58;
-    let t91 = t58 * t60;
-    let t92 = t61 + t90;
-    let t93 = t62 + t89;
-    let t94 = c_q10 * t56 - s_q10 * t55 - qd[10] * t58;
-    let t95 = t91 - t94;
-    let t96 = t90 - t61;
-    let t97 = t91 + t94;
-    let t98 = -c_q4 * t9;
-    let t99 = s_q4 * (qdd[4] + t66);
-    let t100 = s_q4 * t9;
-    let t101 = s_q4 * (t20 + t17);
-    let t102 = s_q4 * t68 + c_q4 * t69;
-    let t103 = t99 + c_q4 * (t65 - t63);
-    let t104 = s_q4 * (t64 - t65) + c_q4 * t67;
-    let t105 = -c_q6 * t25;
-    let t106 = s_q6 * (qdd[6] + t73);
-    let t107 = s_q6 * t25;
-    let t108 = s_q6 * (t28 + t31 + t31);
-    let t109 = s_q6 * t75 + c_q6 * t76;
-    let t110 = t106 + c_q6 * (t72 - t70);
-    let t111 = s_q6 * (t71 - t72) + c_q6 * t74;
-    let t112 = -c_q8 * t36;
-    let t113 = s_q8 * (qdd[8] + t80);
-    let t114 = s_q8 * t36;
-    let t115 = s_q8 * (t39 + t42 + t42);
-    let t116 = s_q8 * t82 + c_q8 * t83;
-    let t117 = t113 + c_q8 * (t79 - t77);
-    let t118 = s_q8 * (t78 - t79) + c_q8 * t81;
-    let t119 = s_q10 * t53;
-    let t120 = -s_q10 * t51 - c_q10 * t50;
-    let t121 = -t60;
-    let t122 = t60 * t121 - t88;
-    let t123 = c_q10 * t96 - s_q10 * t122;
-    let t124 = c_q10 * t122 + s_q10 * t96;
-    let t125 = t62 - t57 * t121;
-    let t126 = s_q9 * t124 + c_q9 * t125;
-    let t127 = s_q4 * (c_q9 * t119 - s_q9 * t120)
-        + c_q4 * (s_q9 * t119 + c_q9 * t120 - p.lb * t123);
-    let t128 = c_q10 * t53;
-    let t129 = c_q10 * t52;
-    let t130 = -t57;
-    let t131 = t61 - t58 * t130;
-    let t132 = t57 * t130 - t87;
-    let t133 = c_q10 * t132 - s_q10 * t131;
-    let t134 = c_q10 * t131 + s_q10 * t132;
-    let t135 = s_q9 * t134 + c_q9 * t95;
-    let t136 = s_q4 * (c_q9 * t129 - s_q9 * t59)
-        + c_q4 * (s_q9 * t129 + c_q9 * t59 - p.lb * t133);
-    let t137 = s_q10 * t52;
-    let t138 = t86 - t87;
-    let t139 = s_q10 * t138 - c_q10 * t96;
-    let t140 = s_q4 * (c_q9 * t139 - s_q9 * t97) + c_q4 * (s_q9 * t139 + c_q9 * t97);
-    let t141 = c_q10 * t138 + s_q10 * t96;
-    let t142 = c_q10 * t91;
-    let t143 = s_q10 * t89 - t142;
-    let t144 = s_q4 * (c_q9 * t143 - s_q9 * t61) + c_q4 * (s_q9 * t143 + c_q9 * t61);
-    let t145 = s_q10 * t91;
-    let t146 = c_q10 * t89 + t145;
-    let t147 = -t95;
-    let t148 = c_q10 * t93 + s_q10 * t147;
-    let t149 = t88 - t86;
-    let t150 = s_q4 * (c_q9 * t148 - s_q9 * t149) + c_q4 * (s_q9 * t148 + c_q9 * t149);
-    let t151 = c_q10 * t147 - s_q10 * t93;
-    let t152 = t87 - t88;
-    let t153 = c_q10 * t152 + s_q10 * t92;
-    let t154 = t62 - t89;
-    let t155 = s_q4 * (c_q9 * t153 - s_q9 * t154) + c_q4 * (s_q9 * t153 + c_q9 * t154);
-    let t156 = c_q10 * t92 - s_q10 * t152;
-    let t157 = t142 + s_q10 * t62;
-    let t158 = s_q4 * (s_q9 * t90 + c_q9 * t157) + c_q4 * (s_q9 * t157 - c_q9 * t90);
-    let t159 = c_q10 * t62 - t145;
-    let t160 = -t54;
-    let t161 = t56 - t45 * t160;
-    let t162 = t54 * t160 - t44 * t44;
-    let t163 = s_q9 * t85 + c_q9 * t162;
-    let t164 = s_q4 * c_q9 * t50 + c_q4 * (s_q9 * t50 - p.lb * t161);
-    let t165 = s_q9 * t54;
-    let t166 = t44 * t165;
-    let t167 = c_q9 * t54;
-    let t168 = t44 * t167;
-    let t169 = s_q4 * (c_q9 * t56 - t166) + c_q4 * (s_q9 * t56 + t168);
-    let t170 = -t84;
-    let t171 = s_q4 * (t166 + t45 * t167) + c_q4 * (t45 * t165 - t168);
+    let t84 = t44 * t45 - t55;
+    let t85 = t57 * t57;
+    let t86 = t60 * t60;
+    let t87 = t58 * t58;
+    let t88 = t57 * t60;
+    let t89 = t57 * t58;
+    let t90 = t58 * t60;
+    let t91 = t61 + t89;
+    let t92 = t62 + t88;
+    let t93 = c_q10 * t56 - s_q10 * t55 - qd[10] * t58;
+    let t94 = t90 - t93;
+    let t95 = t89 - t61;
+    let t96 = t90 + t93;
+    let t97 = -c_q4 * t9;
+    let t98 = s_q4 * (qdd[4] + t66);
+    let t99 = s_q4 * t9;
+    let t100 = s_q4 * (t20 + t17);
+    let t101 = s_q4 * t68 + c_q4 * t69;
+    let t102 = t98 + c_q4 * (t65 - t63);
+    let t103 = s_q4 * (t64 - t65) + c_q4 * t67;
+    let t104 = -c_q6 * t25;
+    let t105 = s_q6 * (qdd[6] + t73);
+    let t106 = s_q6 * t25;
+    let t107 = s_q6 * (t28 + t31 + t31);
+    let t108 = s_q6 * t75 + c_q6 * t76;
+    let t109 = t105 + c_q6 * (t72 - t70);
+    let t110 = s_q6 * (t71 - t72) + c_q6 * t74;
+    let t111 = -c_q8 * t36;
+    let t112 = s_q8 * (qdd[8] + t80);
+    let t113 = s_q8 * t36;
+    let t114 = s_q8 * (t39 + t42 + t42);
+    let t115 = s_q8 * t82 + c_q8 * t83;
+    let t116 = t112 + c_q8 * (t79 - t77);
+    let t117 = s_q8 * (t78 - t79) + c_q8 * t81;
+    let t118 = s_q10 * t53;
+    let t119 = -s_q10 * t51 - c_q10 * t50;
+    let t120 = -t60;
+    let t121 = t60 * t120 - t87;
+    let t122 = c_q10 * t95 - s_q10 * t121;
+    let t123 = c_q10 * t121 + s_q10 * t95;
+    let t124 = t62 - t57 * t120;
+    let t125 = s_q9 * t123 + c_q9 * t124;
+    let t126 = s_q4 * (c_q9 * t118 - s_q9 * t119)
+        + c_q4 * (s_q9 * t118 + c_q9 * t119 - p.lb * t122);
+    let t127 = c_q10 * t53;
+    let t128 = c_q10 * t52;
+    let t129 = -t57;
+    let t130 = t61 - t58 * t129;
+    let t131 = t57 * t129 - t86;
+    let t132 = c_q10 * t131 - s_q10 * t130;
+    let t133 = c_q10 * t130 + s_q10 * t131;
+    let t134 = s_q9 * t133 + c_q9 * t94;
+    let t135 = s_q4 * (c_q9 * t128 - s_q9 * t59)
+        + c_q4 * (s_q9 * t128 + c_q9 * t59 - p.lb * t132);
+    let t136 = s_q10 * t52;
+    let t137 = t85 - t86;
+    let t138 = s_q10 * t137 - c_q10 * t95;
+    let t139 = s_q4 * (c_q9 * t138 - s_q9 * t96) + c_q4 * (s_q9 * t138 + c_q9 * t96);
+    let t140 = c_q10 * t137 + s_q10 * t95;
+    let t141 = c_q10 * t90;
+    let t142 = s_q10 * t88 - t141;
+    let t143 = s_q4 * (c_q9 * t142 - s_q9 * t61) + c_q4 * (s_q9 * t142 + c_q9 * t61);
+    let t144 = s_q10 * t90;
+    let t145 = c_q10 * t88 + t144;
+    let t146 = -t94;
+    let t147 = c_q10 * t92 + s_q10 * t146;
+    let t148 = t87 - t85;
+    let t149 = s_q4 * (c_q9 * t147 - s_q9 * t148) + c_q4 * (s_q9 * t147 + c_q9 * t148);
+    let t150 = c_q10 * t146 - s_q10 * t92;
+    let t151 = t86 - t87;
+    let t152 = c_q10 * t151 + s_q10 * t91;
+    let t153 = t62 - t88;
+    let t154 = s_q4 * (c_q9 * t152 - s_q9 * t153) + c_q4 * (s_q9 * t152 + c_q9 * t153);
+    let t155 = c_q10 * t91 - s_q10 * t151;
+    let t156 = t141 + s_q10 * t62;
+    let t157 = s_q4 * (s_q9 * t89 + c_q9 * t156) + c_q4 * (s_q9 * t156 - c_q9 * t89);
+    let t158 = c_q10 * t62 - t144;
+    let t159 = -t54;
+    let t160 = t56 - t45 * t159;
+    let t161 = t54 * t159 - t44 * t44;
+    let t162 = s_q9 * t84 + c_q9 * t161;
+    let t163 = s_q4 * c_q9 * t50 + c_q4 * (s_q9 * t50 - p.lb * t160);
+    let t164 = s_q9 * t54;
+    let t165 = c_q9 * t54;
+    let t166 = s_q4 * (c_q9 * t56 + t45 * t165) + c_q4 * (s_q9 * t56 + t45 * t164);
+    let t167 = -t84;
     [
         [
             -t1,
@@ -11841,12 +11829,12 @@ fn regressor_with_body(
             0.0,
             t8 + p.la * (s_q3 * t11 + c_q3 * t10 * t10),
             t11,
-            t98 - p.la * (s_q3 * (c_q4 * (t64 + t65) + t99) - c_q3 * t68),
-            t100 - p.la * (c_q3 * t69 - s_q3 * (s_q4 * (t63 + t65) - c_q4 * t67)),
+            t97 - p.la * (s_q3 * (c_q4 * (t64 + t65) + t98) - c_q3 * t68),
+            t99 - p.la * (c_q3 * t69 - s_q3 * (s_q4 * (t63 + t65) - c_q4 * t67)),
+            t100,
             t101,
             t102,
             t103,
-            t104,
             0.0,
             0.0,
             0.0,
@@ -11866,25 +11854,24 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t164
+            t163
                 - p.la
-                    * (c_q3 * t161
-                        - s_q3 * (c_q4 * (c_q9 * t85 - s_q9 * t162) - s_q4 * t163)),
-            t169,
-            t171,
-            t127
+                    * (c_q3 * t160
+                        - s_q3 * (c_q4 * (c_q9 * t84 - s_q9 * t161) - s_q4 * t162)),
+            t166,
+            t126
                 - p.la
-                    * (c_q3 * t123
-                        - s_q3 * (c_q4 * (c_q9 * t124 - s_q9 * t125) - s_q4 * t126)),
-            t136
+                    * (c_q3 * t122
+                        - s_q3 * (c_q4 * (c_q9 * t123 - s_q9 * t124) - s_q4 * t125)),
+            t135
                 - p.la
-                    * (c_q3 * t133
-                        - s_q3 * (c_q4 * (c_q9 * t134 - s_q9 * t95) - s_q4 * t135)),
-            t140,
-            t144,
-            t150,
-            t155,
-            t158,
+                    * (c_q3 * t132
+                        - s_q3 * (c_q4 * (c_q9 * t133 - s_q9 * t94) - s_q4 * t134)),
+            t139,
+            t143,
+            t149,
+            t154,
+            t157,
         ],
         [
             0.0,
@@ -11907,13 +11894,12 @@ fn regressor_with_body(
             0.0,
             t24 + p.la * (s_q5 * t27 + c_q5 * t26 * t26),
             t27,
-            t105 - p.la * (s_q5 * (c_q6 * (t71 + t72) + t106) - c_q5 * t75),
-            t107 - p.la * (c_q5 * t76 - s_q5 * (s_q6 * (t70 + t72) - c_q6 * t74)),
+            t104 - p.la * (s_q5 * (c_q6 * (t71 + t72) + t105) - c_q5 * t75),
+            t106 - p.la * (c_q5 * t76 - s_q5 * (s_q6 * (t70 + t72) - c_q6 * t74)),
+            t107,
             t108,
             t109,
             t110,
-            t111,
-            0.0,
             0.0,
             0.0,
             0.0,
@@ -11964,13 +11950,12 @@ fn regressor_with_body(
             0.0,
             t35 + p.la * (s_q7 * t38 + c_q7 * t37 * t37),
             t38,
-            t112 - p.la * (s_q7 * (c_q8 * (t78 + t79) + t113) - c_q7 * t82),
-            t114 - p.la * (c_q7 * t83 - s_q7 * (s_q8 * (t77 + t79) - c_q8 * t81)),
+            t111 - p.la * (s_q7 * (c_q8 * (t78 + t79) + t112) - c_q7 * t82),
+            t113 - p.la * (c_q7 * t83 - s_q7 * (s_q8 * (t77 + t79) - c_q8 * t81)),
+            t114,
             t115,
             t116,
             t117,
-            t118,
-            0.0,
             0.0,
             0.0,
             0.0,
@@ -11994,12 +11979,12 @@ fn regressor_with_body(
             0.0,
             t8,
             t11,
-            t98,
+            t97,
+            t99,
             t100,
             t101,
             t102,
             t103,
-            t104,
             0.0,
             0.0,
             0.0,
@@ -12019,16 +12004,15 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t164,
-            t169,
-            t171,
-            t127,
-            t136,
-            t140,
-            t144,
-            t150,
-            t155,
-            t158,
+            t163,
+            t166,
+            t126,
+            t135,
+            t139,
+            t143,
+            t149,
+            t154,
+            t157,
         ],
         [
             0.0,
@@ -12067,16 +12051,15 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            p.lb * t163 - t51,
-            t170,
-            t55,
-            t128 + p.lb * t126,
-            p.lb * t135 - t137,
-            t141,
-            t146,
-            t151,
-            t156,
-            t159,
+            p.lb * t162 - t51,
+            t167,
+            t127 + p.lb * t125,
+            p.lb * t134 - t136,
+            t140,
+            t145,
+            t150,
+            t155,
+            t158,
         ],
         [
             0.0,
@@ -12099,13 +12082,12 @@ fn regressor_with_body(
             0.0,
             t24,
             t27,
-            t105,
+            t104,
+            t106,
             t107,
             t108,
             t109,
             t110,
-            t111,
-            0.0,
             0.0,
             0.0,
             0.0,
@@ -12172,7 +12154,6 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            0.0,
         ],
         [
             0.0,
@@ -12204,13 +12185,12 @@ fn regressor_with_body(
             0.0,
             t35,
             t38,
-            t112,
+            t111,
+            t113,
             t114,
             t115,
             t116,
             t117,
-            t118,
-            0.0,
             0.0,
             0.0,
             0.0,
@@ -12268,7 +12248,6 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            0.0,
         ],
         [
             0.0,
@@ -12308,15 +12287,14 @@ fn regressor_with_body(
             0.0,
             0.0,
             -t51,
-            t170,
-            t55,
-            t128,
-            -t137,
-            t141,
-            t146,
-            t151,
-            t156,
-            t159,
+            t167,
+            t127,
+            -t136,
+            t140,
+            t145,
+            t150,
+            t155,
+            t158,
         ],
         [
             0.0,
@@ -12357,20 +12335,19 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            0.0,
-            t120,
+            t119,
             t59,
-            t97,
+            t96,
             t61,
-            t149,
-            t154,
-            -t90,
+            t148,
+            t153,
+            -t89,
         ],
     ]
 }
 
 /// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 310, add: 229, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 306, add: 227, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
 
 /// The joint forces written in the base parameters: `Y_b β` for the given `beta`
 /// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
@@ -12533,63 +12510,59 @@ fn base_inverse_dynamics_with_body(
     let t85 = t46 * beta[31] + t44 * beta[32] + qd[8] * beta[33];
     let t86 = t46 * beta[32] + qd[8] * beta[34];
     let t87 = t46 * beta[33] + t44 * beta[34] + qd[8] * beta[35];
-    let t88 = t50 * t52;
-    let t89 = t57 * beta[41] + t56 * beta[43];
-    let t90 = t55 * beta[41] + t57 * beta[42] + t56 * beta[44];
-    let t91 = t55 * beta[43] + t57 * beta[44] + t56 * beta[45];
-    let t92 = t41 * beta[28] + t38 * beta[27]
+    let t88 = t57 * beta[40] + t56 * beta[42];
+    let t89 = t55 * beta[40] + t57 * beta[41] + t56 * beta[43];
+    let t90 = t55 * beta[42] + t57 * beta[43] + t56 * beta[44];
+    let t91 = t41 * beta[28] + t38 * beta[27]
         + s_q8
             * (t48 * beta[31] + t49 * beta[32] + qdd[8] * beta[33] + t44 * t87
                 + t39 * beta[30] - qd[8] * t86)
         + c_q8
             * (t48 * beta[32] + qdd[8] * beta[34] + qd[8] * t85 - t46 * t87
                 - t39 * beta[29]);
-    let t93 = t27 * beta[19] + t24 * beta[18]
+    let t92 = t27 * beta[19] + t24 * beta[18]
         + s_q6
             * (t34 * beta[22] + t35 * beta[23] + qdd[6] * beta[24] + t30 * t84
                 + t25 * beta[21] - qd[6] * t83)
         + c_q6
             * (t34 * beta[23] + qdd[6] * beta[25] + qd[6] * t82 - t32 * t84
                 - t25 * beta[20]);
-    let t94 = (t58 + t78) * beta[40] - (t77 + t56 * t56) * beta[39];
-    let t95 = (t78 - t58) * beta[39] - (t55 * t55 + t77) * beta[40];
-    let t96 = t58 * beta[41] + t60 * beta[43] + t57 * t91 - t56 * t90 - t74 * beta[40];
-    let t97 = t59 * beta[41] + t58 * beta[42] + t60 * beta[44] + t56 * t89
-        + (c_q10 * t73 - s_q10 * t72) * beta[40] - (s_q10 * t73 + c_q10 * t72) * beta[39]
-        - t55 * t91;
-    let t98 = t59 * beta[43] + t58 * beta[44] + t60 * beta[45] + t55 * t90
-        + t74 * beta[39] - t57 * t89;
-    let t99 = (t75 - t53) * beta[36] + c_q10 * t94 + s_q10 * t95;
-    let t100 = (t60 + t55 * t57) * beta[39] + (t56 * t57 - t59) * beta[40]
+    let t93 = (t58 + t78) * beta[39] - (t77 + t56 * t56) * beta[38];
+    let t94 = (t78 - t58) * beta[38] - (t55 * t55 + t77) * beta[39];
+    let t95 = t58 * beta[40] + t60 * beta[42] + t57 * t90 - t56 * t89 - t74 * beta[39];
+    let t96 = t59 * beta[40] + t58 * beta[41] + t60 * beta[43] + t56 * t88
+        + (c_q10 * t73 - s_q10 * t72) * beta[39] - t55 * t90
+        - (s_q10 * t73 + c_q10 * t72) * beta[38];
+    let t97 = t59 * beta[42] + t58 * beta[43] + t60 * beta[44] + t55 * t89
+        + t74 * beta[38] - t57 * t88;
+    let t98 = (t75 - t53) * beta[36] + c_q10 * t93 + s_q10 * t94;
+    let t99 = (t60 + t55 * t57) * beta[38] + (t56 * t57 - t59) * beta[39]
         - (t50 * t50 + t52 * t52) * beta[36];
-    let t101 = c_q10 * t95 + (t54 + t76) * beta[36] - s_q10 * t94;
-    let t102 = t54 * beta[37] + t76 * beta[38] + t72 * beta[36] + c_q10 * t96
-        + s_q10 * t98;
-    let t103 = t97 + t88 * (beta[37] - beta[38]);
-    let t104 = c_q10 * t98 + t53 * beta[38] - t73 * beta[36] - s_q10 * t96
-        - t75 * beta[37];
-    let t105 = s_q9 * t99 + c_q9 * t100;
-    let t106 = t11 * beta[10] + t8 * beta[9]
+    let t100 = c_q10 * t94 + (t54 + t76) * beta[36] - s_q10 * t93;
+    let t101 = t72 * beta[36] + c_q10 * t95 + s_q10 * t97 + beta[37] * (t54 + t76);
+    let t102 = c_q10 * t97 + beta[37] * (t53 - t75) - t73 * beta[36] - s_q10 * t95;
+    let t103 = s_q9 * t98 + c_q9 * t99;
+    let t104 = t11 * beta[10] + t8 * beta[9]
         + s_q4
             * (t20 * beta[13] + t21 * beta[14] + qdd[4] * beta[15] + t16 * t81
-                + t9 * beta[12] + c_q9 * t102 - qd[4] * t80 - s_q9 * t103)
+                + t9 * beta[12] + c_q9 * t101 - qd[4] * t80 - s_q9 * t96)
         + c_q4
-            * (t20 * beta[14] + qdd[4] * beta[16] + qd[4] * t79 + s_q9 * t102
-                + c_q9 * t103 - t18 * t81 - t9 * beta[11] - p.lb * t101);
+            * (t20 * beta[14] + qdd[4] * beta[16] + qd[4] * t79 + s_q9 * t101
+                + c_q9 * t96 - t18 * t81 - t9 * beta[11] - p.lb * t100);
     [
-        qdd[0] * beta[2] + t106 - t0 * beta[1] - t1 * beta[0]
+        qdd[0] * beta[2] + t104 - t0 * beta[1] - t1 * beta[0]
             - p.la
                 * (c_q3
-                    * (t65 * beta[11] + (t12 + 2.0 * t17) * beta[12] + t101
+                    * (t65 * beta[11] + (t12 + 2.0 * t17) * beta[12] + t100
                         - t10 * t10 * beta[9])
                     - s_q3
                         * (t11 * beta[9]
                             + c_q4
-                                * ((t62 - qdd[4]) * beta[12] + c_q9 * t99 - t63 * beta[11]
-                                    - s_q9 * t100)
+                                * ((t62 - qdd[4]) * beta[12] + c_q9 * t98 - t63 * beta[11]
+                                    - s_q9 * t99)
                             - s_q4
-                                * (t64 * beta[11] + t105 - (t18 * t18 + t61) * beta[12]))),
-        qdd[1] * beta[5] + t93 - t2 * beta[4] - t3 * beta[3]
+                                * (t64 * beta[11] + t103 - (t18 * t18 + t61) * beta[12]))),
+        qdd[1] * beta[5] + t92 - t2 * beta[4] - t3 * beta[3]
             - p.la
                 * (c_q5
                     * ((2.0 * t33 - t29) * beta[20] + (t28 + 2.0 * t31) * beta[21]
@@ -12601,7 +12574,7 @@ fn base_inverse_dynamics_with_body(
                             - s_q6
                                 * ((qdd[6] + t67) * beta[20]
                                     - (t32 * t32 + t66) * beta[21]))),
-        qdd[2] * beta[8] + t92 - t4 * beta[7] - t5 * beta[6]
+        qdd[2] * beta[8] + t91 - t4 * beta[7] - t5 * beta[6]
             - p.la
                 * (c_q7
                     * ((2.0 * t47 - t43) * beta[29] + (t42 + 2.0 * t45) * beta[30]
@@ -12613,17 +12586,17 @@ fn base_inverse_dynamics_with_body(
                             - s_q8
                                 * ((qdd[8] + t69) * beta[29]
                                     - (t46 * t46 + t68) * beta[30]))),
-        t106,
-        t20 * beta[15] + t21 * beta[16] + qdd[4] * beta[17] + t18 * t80 + t104
-            + p.lb * t105 - t16 * t79 - t15 * beta[11] - t14 * beta[12],
-        t93,
+        t104,
+        t20 * beta[15] + t21 * beta[16] + qdd[4] * beta[17] + t18 * t80 + t102
+            + p.lb * t103 - t16 * t79 - t15 * beta[11] - t14 * beta[12],
+        t92,
         t34 * beta[24] + t35 * beta[25] + qdd[6] * beta[26] + t32 * t83 - t30 * t82
             - t24 * (s_q6 * beta[20] + c_q6 * beta[21]),
-        t92,
+        t91,
         t48 * beta[33] + t49 * beta[34] + qdd[8] * beta[35] + t46 * t86 - t44 * t85
             - t38 * (s_q8 * beta[29] + c_q8 * beta[30]),
-        t104,
-        t97,
+        t102,
+        t96,
     ]
 }
 

@@ -81,7 +81,6 @@
 //! lower3.zz = lower3.zz
 //! platform.1.my_r = platform.my
 //! platform.1.xx_r = platform.xx
-//! platform.1.zz_r = platform.xx
 //! platform.mx = platform.mx
 //! platform.mz = platform.mz
 //! platform.xy = platform.xy
@@ -90,11 +89,6 @@
 //! platform.yz = platform.yz
 //! platform.zz_r = −platform.xx + platform.zz
 //! ```
-//!
-//! Not all identifiable apart: the regressor's rank is 45 of 46. Kept although
-//! their columns depend on others with coefficients that are not small rationals:
-//! none; the rest are entries of an inertia regrouped about an axis that is not a
-//! coordinate axis, dependent as functions of the standard parameters.
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
@@ -125,8 +119,8 @@
 //! | `constrained_residual_derivatives` | 4463 | 4118 | 0 | 0 | 15 | 15 |
 //! | `standard_regressor` | 345 | 237 | 0 | 0 | 11 | 11 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `regressor` | 307 | 210 | 0 | 0 | 11 | 11 |
-//! | `base_inverse_dynamics` | 313 | 226 | 0 | 0 | 11 | 11 |
+//! | `regressor` | 303 | 207 | 0 | 0 | 11 | 11 |
+//! | `base_inverse_dynamics` | 309 | 224 | 0 | 0 | 11 | 11 |
 //! | `linearization` | 1753 | 882 | 16 | 0 | 11 | 11 |
 //! | `constrained_forward_dynamics` | 3780 | 3233 | 297 | 19 | 33 | 33 |
 //! | `cut_joint_reactions` | 3870 | 3279 | 297 | 19 | 40 | 40 |
@@ -282,7 +276,7 @@ pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
 
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
-pub const NBP: usize = 46;
+pub const NBP: usize = 45;
 
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
@@ -328,7 +322,6 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "lower3.zz",
     "platform.1.my_r",
     "platform.1.xx_r",
-    "platform.1.zz_r",
     "platform.mx",
     "platform.mz",
     "platform.xy",
@@ -11089,7 +11082,6 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
         0.00675,
         0.0,
         0.00019,
-        0.00019,
         -0.015,
         0.0,
         0.0,
@@ -11101,7 +11093,7 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
 }
 
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount { mul: 307, add: 210, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 303, add: 207, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
 
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
@@ -11240,103 +11232,99 @@ fn regressor_with_body(
     let t68 = t54 * t57;
     let t69 = t54 * t55;
     let t70 = t55 * t57;
-    let t71 = t38 * t39;
-    let t72 = c_q10 * t70;
-    let t73 = s_q10 * t70;
-    let t74 = t12 * t12;
-    let t75 = qdd[4] - t42;
-    let t76 = t7 - 2.0 * t13;
-    let t77 = t6 + 2.0 * t11;
-    let t78 = t26 * t26;
-    let t79 = qdd[6] - t62;
-    let t80 = t23 - 2.0 * qd[6] * t26;
-    let t81 = t22 + 2.0 * t25;
-    let t82 = t37 * t37;
-    let t83 = qdd[8] - t65;
-    let t84 = t34 - 2.0 * qd[8] * t37;
-    let t85 = t33 + 2.0 * t36;
-    let t86 = t71 - t52;
-    let t87 = t54 * t54;
-    let t88 = t58 + t69;
-    let t89 = t59 + t68;
-    let t90 = c_q10 * t53 - s_q10 * t52 - qd[10] * t55;
-    let t91 = t70 - t90;
-    let t92 = t69 - t58;
-    let t93 = t70 + t90;
-    let t94 = s_q8 * (qdd[8] + t65);
-    let t95 = s_q6 * (qdd[6] + t62);
-    let t96 = -c_q4 * t3;
-    let t97 = s_q4 * t45;
-    let t98 = s_q4 * t3;
-    let t99 = s_q4 * (t11 + t14);
-    let t100 = s_q4 * t76 + c_q4 * t77;
-    let t101 = t97 + c_q4 * (t41 - t74);
-    let t102 = s_q4 * (t40 - t41) + c_q4 * t75;
-    let t103 = -c_q6 * t19;
-    let t104 = s_q6 * t19;
-    let t105 = s_q6 * (t22 + t25 + t25);
-    let t106 = s_q6 * t80 + c_q6 * t81;
-    let t107 = t95 + c_q6 * (t61 - t78);
-    let t108 = s_q6 * (t60 - t61) + c_q6 * t79;
-    let t109 = -c_q8 * t30;
-    let t110 = s_q8 * t30;
-    let t111 = s_q8 * (t33 + t36 + t36);
-    let t112 = s_q8 * t84 + c_q8 * t85;
-    let t113 = t94 + c_q8 * (t64 - t82);
-    let t114 = s_q8 * (t63 - t64) + c_q8 * t83;
-    let t115 = s_q10 * t50;
-    let t116 = -s_q10 * t48 - c_q10 * t47;
-    let t117 = -t57;
-    let t118 = t57 * t117 - t67;
-    let t119 = c_q10 * t92 - s_q10 * t118;
-    let t120 = s_q10 * t92 + c_q10 * t118;
-    let t121 = t59 - t54 * t117;
-    let t122 = s_q9 * t120 + c_q9 * t121;
-    let t123 = s_q4 * (c_q9 * t115 - s_q9 * t116)
-        + c_q4 * (s_q9 * t115 + c_q9 * t116 - 0.45 * t119);
-    let t124 = c_q10 * t50;
-    let t125 = c_q10 * t49;
-    let t126 = -t54;
-    let t127 = t58 - t55 * t126;
-    let t128 = t54 * t126 - t66;
-    let t129 = c_q10 * t128 - s_q10 * t127;
-    let t130 = c_q10 * t127 + s_q10 * t128;
-    let t131 = s_q9 * t130 + c_q9 * t91;
-    let t132 = s_q4 * (c_q9 * t125 - s_q9 * t56)
-        + c_q4 * (s_q9 * t125 + c_q9 * t56 - 0.45 * t129);
-    let t133 = s_q10 * t49;
-    let t134 = t87 - t66;
-    let t135 = s_q10 * t134 - c_q10 * t92;
-    let t136 = s_q4 * (c_q9 * t135 - s_q9 * t93) + c_q4 * (s_q9 * t135 + c_q9 * t93);
-    let t137 = c_q10 * t134 + s_q10 * t92;
-    let t138 = s_q10 * t68 - t72;
-    let t139 = s_q4 * (c_q9 * t138 - s_q9 * t58) + c_q4 * (s_q9 * t138 + c_q9 * t58);
-    let t140 = t73 + c_q10 * t68;
-    let t141 = -t91;
-    let t142 = c_q10 * t89 + s_q10 * t141;
-    let t143 = t67 - t87;
-    let t144 = s_q4 * (c_q9 * t142 - s_q9 * t143) + c_q4 * (s_q9 * t142 + c_q9 * t143);
-    let t145 = c_q10 * t141 - s_q10 * t89;
-    let t146 = t66 - t67;
-    let t147 = c_q10 * t146 + s_q10 * t88;
-    let t148 = t59 - t68;
-    let t149 = s_q4 * (c_q9 * t147 - s_q9 * t148) + c_q4 * (s_q9 * t147 + c_q9 * t148);
-    let t150 = c_q10 * t88 - s_q10 * t146;
-    let t151 = t72 + s_q10 * t59;
-    let t152 = s_q4 * (s_q9 * t69 + c_q9 * t151) + c_q4 * (s_q9 * t151 - c_q9 * t69);
-    let t153 = c_q10 * t59 - t73;
-    let t154 = -t51;
-    let t155 = t53 - t39 * t154;
-    let t156 = t51 * t154 - t38 * t38;
-    let t157 = s_q9 * t86 + c_q9 * t156;
-    let t158 = s_q4 * c_q9 * t47 + c_q4 * (s_q9 * t47 - 0.45 * t155);
-    let t159 = s_q9 * t51;
-    let t160 = t38 * t159;
-    let t161 = c_q9 * t51;
-    let t162 = t38 * t161;
-    let t163 = s_q4 * (c_q9 * t53 - t160) + c_q4 * (s_q9 * t53 + t162);
-    let t164 = -t71;
-    let t165 = s_q4 * (t160 + t39 * t161) + c_q4 * (t39 * t159 - t162);
+    let t71 = c_q10 * t70;
+    let t72 = s_q10 * t70;
+    let t73 = t12 * t12;
+    let t74 = qdd[4] - t42;
+    let t75 = t7 - 2.0 * t13;
+    let t76 = t6 + 2.0 * t11;
+    let t77 = t26 * t26;
+    let t78 = qdd[6] - t62;
+    let t79 = t23 - 2.0 * qd[6] * t26;
+    let t80 = t22 + 2.0 * t25;
+    let t81 = t37 * t37;
+    let t82 = qdd[8] - t65;
+    let t83 = t34 - 2.0 * qd[8] * t37;
+    let t84 = t33 + 2.0 * t36;
+    let t85 = t38 * t39 - t52;
+    let t86 = t54 * t54;
+    let t87 = t58 + t69;
+    let t88 = t59 + t68;
+    let t89 = c_q10 * t53 - s_q10 * t52 - qd[10] * t55;
+    let t90 = t70 - t89;
+    let t91 = t69 - t58;
+    let t92 = t70 + t89;
+    let t93 = s_q8 * (qdd[8] + t65);
+    let t94 = s_q6 * (qdd[6] + t62);
+    let t95 = -c_q4 * t3;
+    let t96 = s_q4 * t45;
+    let t97 = s_q4 * t3;
+    let t98 = s_q4 * (t11 + t14);
+    let t99 = s_q4 * t75 + c_q4 * t76;
+    let t100 = t96 + c_q4 * (t41 - t73);
+    let t101 = s_q4 * (t40 - t41) + c_q4 * t74;
+    let t102 = -c_q6 * t19;
+    let t103 = s_q6 * t19;
+    let t104 = s_q6 * (t22 + t25 + t25);
+    let t105 = s_q6 * t79 + c_q6 * t80;
+    let t106 = t94 + c_q6 * (t61 - t77);
+    let t107 = s_q6 * (t60 - t61) + c_q6 * t78;
+    let t108 = -c_q8 * t30;
+    let t109 = s_q8 * t30;
+    let t110 = s_q8 * (t33 + t36 + t36);
+    let t111 = s_q8 * t83 + c_q8 * t84;
+    let t112 = t93 + c_q8 * (t64 - t81);
+    let t113 = s_q8 * (t63 - t64) + c_q8 * t82;
+    let t114 = s_q10 * t50;
+    let t115 = -s_q10 * t48 - c_q10 * t47;
+    let t116 = -t57;
+    let t117 = t57 * t116 - t67;
+    let t118 = c_q10 * t91 - s_q10 * t117;
+    let t119 = s_q10 * t91 + c_q10 * t117;
+    let t120 = t59 - t54 * t116;
+    let t121 = s_q9 * t119 + c_q9 * t120;
+    let t122 = s_q4 * (c_q9 * t114 - s_q9 * t115)
+        + c_q4 * (s_q9 * t114 + c_q9 * t115 - 0.45 * t118);
+    let t123 = c_q10 * t50;
+    let t124 = c_q10 * t49;
+    let t125 = -t54;
+    let t126 = t58 - t55 * t125;
+    let t127 = t54 * t125 - t66;
+    let t128 = c_q10 * t127 - s_q10 * t126;
+    let t129 = c_q10 * t126 + s_q10 * t127;
+    let t130 = s_q9 * t129 + c_q9 * t90;
+    let t131 = s_q4 * (c_q9 * t124 - s_q9 * t56)
+        + c_q4 * (s_q9 * t124 + c_q9 * t56 - 0.45 * t128);
+    let t132 = s_q10 * t49;
+    let t133 = t86 - t66;
+    let t134 = s_q10 * t133 - c_q10 * t91;
+    let t135 = s_q4 * (c_q9 * t134 - s_q9 * t92) + c_q4 * (s_q9 * t134 + c_q9 * t92);
+    let t136 = c_q10 * t133 + s_q10 * t91;
+    let t137 = s_q10 * t68 - t71;
+    let t138 = s_q4 * (c_q9 * t137 - s_q9 * t58) + c_q4 * (s_q9 * t137 + c_q9 * t58);
+    let t139 = t72 + c_q10 * t68;
+    let t140 = -t90;
+    let t141 = c_q10 * t88 + s_q10 * t140;
+    let t142 = t67 - t86;
+    let t143 = s_q4 * (c_q9 * t141 - s_q9 * t142) + c_q4 * (s_q9 * t141 + c_q9 * t142);
+    let t144 = c_q10 * t140 - s_q10 * t88;
+    let t145 = t66 - t67;
+    let t146 = c_q10 * t145 + s_q10 * t87;
+    let t147 = t59 - t68;
+    let t148 = s_q4 * (c_q9 * t146 - s_q9 * t147) + c_q4 * (s_q9 * t146 + c_q9 * t147);
+    let t149 = c_q10 * t87 - s_q10 * t145;
+    let t150 = t71 + s_q10 * t59;
+    let t151 = s_q4 * (s_q9 * t69 + c_q9 * t150) + c_q4 * (s_q9 * t150 - c_q9 * t69);
+    let t152 = c_q10 * t59 - t72;
+    let t153 = -t51;
+    let t154 = t53 - t39 * t153;
+    let t155 = t51 * t153 - t38 * t38;
+    let t156 = s_q9 * t85 + c_q9 * t155;
+    let t157 = s_q4 * c_q9 * t47 + c_q4 * (s_q9 * t47 - 0.45 * t154);
+    let t158 = s_q9 * t51;
+    let t159 = c_q9 * t51;
+    let t160 = s_q4 * (c_q9 * t53 + t39 * t159) + c_q4 * (s_q9 * t53 + t39 * t158);
+    let t161 = -t85;
     [
         [
             -9.81 * c_q0,
@@ -11350,12 +11338,12 @@ fn regressor_with_body(
             0.0,
             t2 + 0.2 * (s_q3 * t5 + c_q3 * t4 * t4),
             t5,
-            t96 - 0.2 * (s_q3 * (c_q4 * t43 + t97) - c_q3 * t76),
-            t98 - 0.2 * (c_q3 * t77 - s_q3 * (s_q4 * (t41 + t74) - c_q4 * t75)),
+            t95 - 0.2 * (s_q3 * (c_q4 * t43 + t96) - c_q3 * t75),
+            t97 - 0.2 * (c_q3 * t76 - s_q3 * (s_q4 * (t41 + t73) - c_q4 * t74)),
+            t98,
             t99,
             t100,
             t101,
-            t102,
             0.0,
             0.0,
             0.0,
@@ -11375,25 +11363,24 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t158
+            t157
                 - 0.2
-                    * (c_q3 * t155
-                        - s_q3 * (c_q4 * (c_q9 * t86 - s_q9 * t156) - s_q4 * t157)),
-            t163,
-            t165,
-            t123
+                    * (c_q3 * t154
+                        - s_q3 * (c_q4 * (c_q9 * t85 - s_q9 * t155) - s_q4 * t156)),
+            t160,
+            t122
                 - 0.2
-                    * (c_q3 * t119
-                        - s_q3 * (c_q4 * (c_q9 * t120 - s_q9 * t121) - s_q4 * t122)),
-            t132
+                    * (c_q3 * t118
+                        - s_q3 * (c_q4 * (c_q9 * t119 - s_q9 * t120) - s_q4 * t121)),
+            t131
                 - 0.2
-                    * (c_q3 * t129
-                        - s_q3 * (c_q4 * (c_q9 * t130 - s_q9 * t91) - s_q4 * t131)),
-            t136,
-            t139,
-            t144,
-            t149,
-            t152,
+                    * (c_q3 * t128
+                        - s_q3 * (c_q4 * (c_q9 * t129 - s_q9 * t90) - s_q4 * t130)),
+            t135,
+            t138,
+            t143,
+            t148,
+            t151,
         ],
         [
             0.0,
@@ -11416,13 +11403,12 @@ fn regressor_with_body(
             0.0,
             t18 + 0.2 * (s_q5 * t21 + c_q5 * t20 * t20),
             t21,
-            t103 - 0.2 * (s_q5 * (c_q6 * (t60 + t61) + t95) - c_q5 * t80),
-            t104 - 0.2 * (c_q5 * t81 - s_q5 * (s_q6 * (t61 + t78) - c_q6 * t79)),
+            t102 - 0.2 * (s_q5 * (c_q6 * (t60 + t61) + t94) - c_q5 * t79),
+            t103 - 0.2 * (c_q5 * t80 - s_q5 * (s_q6 * (t61 + t77) - c_q6 * t78)),
+            t104,
             t105,
             t106,
             t107,
-            t108,
-            0.0,
             0.0,
             0.0,
             0.0,
@@ -11473,13 +11459,12 @@ fn regressor_with_body(
             0.0,
             t29 + 0.2 * (s_q7 * t32 + c_q7 * t31 * t31),
             t32,
-            t109 - 0.2 * (s_q7 * (c_q8 * (t63 + t64) + t94) - c_q7 * t84),
-            t110 - 0.2 * (c_q7 * t85 - s_q7 * (s_q8 * (t64 + t82) - c_q8 * t83)),
+            t108 - 0.2 * (s_q7 * (c_q8 * (t63 + t64) + t93) - c_q7 * t83),
+            t109 - 0.2 * (c_q7 * t84 - s_q7 * (s_q8 * (t64 + t81) - c_q8 * t82)),
+            t110,
             t111,
             t112,
             t113,
-            t114,
-            0.0,
             0.0,
             0.0,
             0.0,
@@ -11503,12 +11488,12 @@ fn regressor_with_body(
             0.0,
             t2,
             t5,
-            t96,
+            t95,
+            t97,
             t98,
             t99,
             t100,
             t101,
-            t102,
             0.0,
             0.0,
             0.0,
@@ -11528,16 +11513,15 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t158,
-            t163,
-            t165,
-            t123,
-            t132,
-            t136,
-            t139,
-            t144,
-            t149,
-            t152,
+            t157,
+            t160,
+            t122,
+            t131,
+            t135,
+            t138,
+            t143,
+            t148,
+            t151,
         ],
         [
             0.0,
@@ -11554,7 +11538,7 @@ fn regressor_with_body(
             -t9,
             -t8,
             -t42,
-            t74 - t40,
+            t73 - t40,
             t6,
             t7,
             qdd[4],
@@ -11576,16 +11560,15 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            0.45 * t157 - t48,
-            t164,
-            t52,
-            0.45 * t122 + t124,
-            0.45 * t131 - t133,
-            t137,
-            t140,
-            t145,
-            t150,
-            t153,
+            0.45 * t156 - t48,
+            t161,
+            0.45 * t121 + t123,
+            0.45 * t130 - t132,
+            t136,
+            t139,
+            t144,
+            t149,
+            t152,
         ],
         [
             0.0,
@@ -11608,13 +11591,12 @@ fn regressor_with_body(
             0.0,
             t18,
             t21,
+            t102,
             t103,
             t104,
             t105,
             t106,
             t107,
-            t108,
-            0.0,
             0.0,
             0.0,
             0.0,
@@ -11659,11 +11641,10 @@ fn regressor_with_body(
             -s_q6 * t18,
             -c_q6 * t18,
             -t62,
-            t78 - t60,
+            t77 - t60,
             t22,
             t23,
             qdd[6],
-            0.0,
             0.0,
             0.0,
             0.0,
@@ -11713,13 +11694,12 @@ fn regressor_with_body(
             0.0,
             t29,
             t32,
+            t108,
             t109,
             t110,
             t111,
             t112,
             t113,
-            t114,
-            0.0,
             0.0,
             0.0,
             0.0,
@@ -11764,11 +11744,10 @@ fn regressor_with_body(
             -s_q8 * t29,
             -c_q8 * t29,
             -t65,
-            t82 - t63,
+            t81 - t63,
             t33,
             t34,
             qdd[8],
-            0.0,
             0.0,
             0.0,
             0.0,
@@ -11817,15 +11796,14 @@ fn regressor_with_body(
             0.0,
             0.0,
             -t48,
-            t164,
-            t52,
-            t124,
-            -t133,
-            t137,
-            t140,
-            t145,
-            t150,
-            t153,
+            t161,
+            t123,
+            -t132,
+            t136,
+            t139,
+            t144,
+            t149,
+            t152,
         ],
         [
             0.0,
@@ -11866,20 +11844,19 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            0.0,
-            t116,
+            t115,
             t56,
-            t93,
+            t92,
             t58,
-            t143,
-            t148,
+            t142,
+            t147,
             -t69,
         ],
     ]
 }
 
 /// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 313, add: 226, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 309, add: 224, div: 0, sqrt: 0, sin: 11, cos: 11, exp: 0 };
 
 /// The joint forces written in the base parameters: `Y_b β` for the given `beta`
 /// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
@@ -12035,63 +12012,59 @@ fn base_inverse_dynamics_with_body(
     let t79 = t40 * beta[31] + t38 * beta[32] + qd[8] * beta[33];
     let t80 = t40 * beta[32] + qd[8] * beta[34];
     let t81 = t40 * beta[33] + t38 * beta[34] + qd[8] * beta[35];
-    let t82 = t44 * t48;
-    let t83 = t53 * beta[41] + t52 * beta[43];
-    let t84 = t51 * beta[41] + t53 * beta[42] + t52 * beta[44];
-    let t85 = t51 * beta[43] + t53 * beta[44] + t52 * beta[45];
-    let t86 = t35 * beta[28] + t32 * beta[27]
+    let t82 = t53 * beta[40] + t52 * beta[42];
+    let t83 = t51 * beta[40] + t53 * beta[41] + t52 * beta[43];
+    let t84 = t51 * beta[42] + t53 * beta[43] + t52 * beta[44];
+    let t85 = t35 * beta[28] + t32 * beta[27]
         + s_q8
             * (t42 * beta[31] + t43 * beta[32] + qdd[8] * beta[33] + t38 * t81
                 + t33 * beta[30] - qd[8] * t80)
         + c_q8
             * (t42 * beta[32] + qdd[8] * beta[34] + qd[8] * t79 - t40 * t81
                 - t33 * beta[29]);
-    let t87 = t21 * beta[19] + t18 * beta[18]
+    let t86 = t21 * beta[19] + t18 * beta[18]
         + s_q6
             * (t28 * beta[22] + t29 * beta[23] + qdd[6] * beta[24] + t24 * t78
                 + t19 * beta[21] - qd[6] * t77)
         + c_q6
             * (t28 * beta[23] + qdd[6] * beta[25] + qd[6] * t76 - t26 * t78
                 - t19 * beta[20]);
-    let t88 = (t54 + t62) * beta[40] - (t61 + t52 * t52) * beta[39];
-    let t89 = (t62 - t54) * beta[39] - (t61 + t51 * t51) * beta[40];
-    let t90 = t54 * beta[41] + t56 * beta[43] + t53 * t85 - t52 * t84 - t72 * beta[40];
-    let t91 = t55 * beta[41] + t54 * beta[42] + t56 * beta[44] + t52 * t83
-        + (c_q10 * t71 - s_q10 * t70) * beta[40] - (s_q10 * t71 + c_q10 * t70) * beta[39]
-        - t51 * t85;
-    let t92 = t55 * beta[43] + t54 * beta[44] + t56 * beta[45] + t51 * t84
-        + t72 * beta[39] - t53 * t83;
-    let t93 = (t64 - t49) * beta[36] + c_q10 * t88 + s_q10 * t89;
-    let t94 = (t56 + t51 * t53) * beta[39] + (t52 * t53 - t55) * beta[40]
+    let t87 = (t54 + t62) * beta[39] - (t61 + t52 * t52) * beta[38];
+    let t88 = (t62 - t54) * beta[38] - (t61 + t51 * t51) * beta[39];
+    let t89 = t54 * beta[40] + t56 * beta[42] + t53 * t84 - t52 * t83 - t72 * beta[39];
+    let t90 = t55 * beta[40] + t54 * beta[41] + t56 * beta[43] + t52 * t82
+        + (c_q10 * t71 - s_q10 * t70) * beta[39] - t51 * t84
+        - (s_q10 * t71 + c_q10 * t70) * beta[38];
+    let t91 = t55 * beta[42] + t54 * beta[43] + t56 * beta[44] + t51 * t83
+        + t72 * beta[38] - t53 * t82;
+    let t92 = (t64 - t49) * beta[36] + c_q10 * t87 + s_q10 * t88;
+    let t93 = (t56 + t51 * t53) * beta[38] + (t52 * t53 - t55) * beta[39]
         - (t44 * t44 + t48 * t48) * beta[36];
-    let t95 = c_q10 * t89 + (t50 + t63) * beta[36] - s_q10 * t88;
-    let t96 = t50 * beta[37] + t63 * beta[38] + t70 * beta[36] + c_q10 * t90
-        + s_q10 * t92;
-    let t97 = t91 + t82 * (beta[37] - beta[38]);
-    let t98 = c_q10 * t92 + t49 * beta[38] - t71 * beta[36] - s_q10 * t90
-        - t64 * beta[37];
-    let t99 = s_q9 * t93 + c_q9 * t94;
-    let t100 = t5 * beta[10] + t2 * beta[9]
+    let t94 = c_q10 * t88 + (t50 + t63) * beta[36] - s_q10 * t87;
+    let t95 = t70 * beta[36] + c_q10 * t89 + s_q10 * t91 + beta[37] * (t50 + t63);
+    let t96 = c_q10 * t91 + beta[37] * (t49 - t64) - t71 * beta[36] - s_q10 * t89;
+    let t97 = s_q9 * t92 + c_q9 * t93;
+    let t98 = t5 * beta[10] + t2 * beta[9]
         + s_q4
             * (t14 * beta[13] + t15 * beta[14] + qdd[4] * beta[15] + t10 * t75
-                + t3 * beta[12] + c_q9 * t96 - qd[4] * t74 - s_q9 * t97)
+                + t3 * beta[12] + c_q9 * t95 - qd[4] * t74 - s_q9 * t90)
         + c_q4
-            * (t14 * beta[14] + qdd[4] * beta[16] + qd[4] * t73 + s_q9 * t96 + c_q9 * t97
-                - t12 * t75 - t3 * beta[11] - 0.45 * t95);
+            * (t14 * beta[14] + qdd[4] * beta[16] + qd[4] * t73 + s_q9 * t95 + c_q9 * t90
+                - t12 * t75 - t3 * beta[11] - 0.45 * t94);
     [
-        qdd[0] * beta[2] + t100 - 9.81 * (s_q0 * beta[1] + c_q0 * beta[0])
+        qdd[0] * beta[2] + t98 - 9.81 * (s_q0 * beta[1] + c_q0 * beta[0])
             - 0.2
                 * (c_q3
-                    * (t67 * beta[11] + (t6 + 2.0 * t11) * beta[12] + t95
+                    * (t67 * beta[11] + (t6 + 2.0 * t11) * beta[12] + t94
                         - t4 * t4 * beta[9])
                     - s_q3
                         * (t5 * beta[9]
                             + c_q4
-                                * ((t47 - qdd[4]) * beta[12] + c_q9 * t93 - t65 * beta[11]
-                                    - s_q9 * t94)
+                                * ((t47 - qdd[4]) * beta[12] + c_q9 * t92 - t65 * beta[11]
+                                    - s_q9 * t93)
                             - s_q4
-                                * (t66 * beta[11] + t99 - (t46 + t12 * t12) * beta[12]))),
-        qdd[1] * beta[5] + t87 - 9.81 * (s_q1 * beta[4] + c_q1 * beta[3])
+                                * (t66 * beta[11] + t97 - (t46 + t12 * t12) * beta[12]))),
+        qdd[1] * beta[5] + t86 - 9.81 * (s_q1 * beta[4] + c_q1 * beta[3])
             - 0.2
                 * (c_q5
                     * ((2.0 * t27 - t23) * beta[20] + (t22 + 2.0 * t25) * beta[21]
@@ -12103,7 +12076,7 @@ fn base_inverse_dynamics_with_body(
                             - s_q6
                                 * ((qdd[6] + t58) * beta[20]
                                     - (t57 + t26 * t26) * beta[21]))),
-        qdd[2] * beta[8] + t86 - 9.81 * (s_q2 * beta[7] + c_q2 * beta[6])
+        qdd[2] * beta[8] + t85 - 9.81 * (s_q2 * beta[7] + c_q2 * beta[6])
             - 0.2
                 * (c_q7
                     * ((2.0 * t41 - t37) * beta[29] + (t36 + 2.0 * t39) * beta[30]
@@ -12115,17 +12088,17 @@ fn base_inverse_dynamics_with_body(
                             - s_q8
                                 * ((qdd[8] + t60) * beta[29]
                                     - (t59 + t40 * t40) * beta[30]))),
-        t100,
-        t14 * beta[15] + t15 * beta[16] + qdd[4] * beta[17] + t12 * t74 + t98
-            + 0.45 * t99 - t10 * t73 - t9 * beta[11] - t8 * beta[12],
-        t87,
+        t98,
+        t14 * beta[15] + t15 * beta[16] + qdd[4] * beta[17] + t12 * t74 + t96
+            + 0.45 * t97 - t10 * t73 - t9 * beta[11] - t8 * beta[12],
+        t86,
         t28 * beta[24] + t29 * beta[25] + qdd[6] * beta[26] + t26 * t77 - t24 * t76
             - t18 * (s_q6 * beta[20] + c_q6 * beta[21]),
-        t86,
+        t85,
         t42 * beta[33] + t43 * beta[34] + qdd[8] * beta[35] + t40 * t80 - t38 * t79
             - t32 * (s_q8 * beta[29] + c_q8 * beta[30]),
-        t98,
-        t91,
+        t96,
+        t90,
     ]
 }
 

@@ -41,33 +41,30 @@
 //! torso.mx_r = torso.mx + 0.1·upper_arm.m
 //! torso.my_r = torso.my + 0.2·upper_arm.m − 0.1·thigh.m + thigh.my
 //! torso.mz_r = torso.mz + 0.3·upper_arm.m − 0.1·thigh.m
-//! torso.xx_r = torso.xx + 0.13·upper_arm.m + 0.0394695029986·upper_arm.xx + sled.yy + 0.02·thigh.m − 0.2·thigh.my + thigh.xx + shin.xx
-//! torso.xy_r = torso.xy − 0.02·upper_arm.m − 0.194709171154·upper_arm.xx
-//! torso.yy_r = torso.yy + 0.1·upper_arm.m + 0.960530497001·upper_arm.xx + 0.960530497001·sled.yy + 0.01·thigh.m
+//! torso.xx_r = torso.xx + 0.13·upper_arm.m + 0.0394695029986·upper_arm.xx + 0.109637508329·forearm.zz + sled.yy + 0.02·thigh.m − 0.2·thigh.my + thigh.xx + shin.xx
+//! torso.xy_r = torso.xy − 0.02·upper_arm.m − 0.194709171154·upper_arm.xx − 0.540858808762·forearm.zz
+//! torso.yy_r = torso.yy + 0.1·upper_arm.m + 0.960530497001·upper_arm.xx + 2.66814026945·forearm.zz + 0.960530497001·sled.yy + 0.01·thigh.m
 //! torso.xz_r = torso.xz − 0.03·upper_arm.m
 //! torso.yz_r = torso.yz − 0.06·upper_arm.m + 0.194709171154·sled.yy − 0.01·thigh.m + 0.1·thigh.my
-//! torso.zz_r = torso.zz + 0.05·upper_arm.m + upper_arm.xx + 0.0394695029986·sled.yy + 0.01·thigh.m − 0.2·thigh.my + thigh.xx + shin.xx
+//! torso.zz_r = torso.zz + 0.05·upper_arm.m + upper_arm.xx + 2.77777777778·forearm.zz + 0.0394695029986·sled.yy + 0.01·thigh.m − 0.2·thigh.my + thigh.xx + shin.xx
 //! upper_arm.1.my_r = upper_arm.my
-//! upper_arm.1.xx_r = upper_arm.xx
-//! upper_arm.1.yy_r = −upper_arm.xx
+//! upper_arm.1.xx_r = upper_arm.xx + 2.77777777778·forearm.zz
 //! upper_arm.mx = upper_arm.mx
 //! upper_arm.mz = upper_arm.mz
 //! upper_arm.xy = upper_arm.xy
-//! upper_arm.yy = upper_arm.yy
+//! upper_arm.yy_r = upper_arm.yy + 1.77777777778·forearm.zz
 //! upper_arm.xz = upper_arm.xz
-//! upper_arm.yz = upper_arm.yz
-//! upper_arm.zz_r = −upper_arm.xx + upper_arm.zz
+//! upper_arm.yz_r = upper_arm.yz + 1.33333333333·forearm.zz
+//! upper_arm.zz_r = −upper_arm.xx + upper_arm.zz − 1.77777777778·forearm.zz
 //! forearm.1.m_r = forearm.m + hand.m
 //! forearm.1.my_r = −1.11022302463e-16·forearm.my − 0.75·forearm.mz + 0.1875·hand.m
-//! forearm.1.mz_r = forearm.mz − 0.25·hand.m
 //! forearm.mx = forearm.mx
 //! forearm.my_r = forearm.my + 0.75·forearm.mz − 0.1875·hand.m
-//! forearm.xx_r = forearm.xx + 0.0625·hand.m
+//! forearm.xx_r = forearm.xx − 2.77777777778·forearm.zz + 0.0625·hand.m
 //! forearm.xy = forearm.xy
-//! forearm.yy_r = forearm.yy + 0.0625·hand.m
+//! forearm.yy_r = forearm.yy − 1.77777777778·forearm.zz + 0.0625·hand.m
 //! forearm.xz = forearm.xz
-//! forearm.yz = forearm.yz
-//! forearm.zz = forearm.zz
+//! forearm.yz_r = forearm.yz − 1.33333333333·forearm.zz
 //! hand.mx = hand.mx
 //! hand.my = hand.my
 //! hand.mz = hand.mz
@@ -99,14 +96,9 @@
 //! shin.mz = shin.mz
 //! ```
 //!
-//! Not all identifiable apart: the regressor's rank is 57 of 60. Kept although
-//! their columns depend on others with coefficients that are not small rationals:
-//! `forearm.zz`; the rest are entries of an inertia regrouped about an axis that is not a
-//! coordinate axis, dependent as functions of the standard parameters.
-//!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
-//! | `derived` | 330 | 245 | 4 | 0 | 0 | 0 |
+//! | `derived` | 333 | 248 | 4 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 652 | 518 | 0 | 0 | 5 | 5 |
 //! | `mass_matrix` | 732 | 494 | 0 | 0 | 5 | 5 |
 //! | `bias` | 618 | 460 | 0 | 0 | 5 | 5 |
@@ -128,8 +120,8 @@
 //! | `forward_dynamics_derivatives` | 19922 | 13710 | 26 | 0 | 5 | 5 |
 //! | `standard_regressor` | 1666 | 1139 | 0 | 0 | 5 | 5 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `regressor` | 1543 | 1063 | 0 | 0 | 5 | 5 |
-//! | `base_inverse_dynamics` | 710 | 586 | 0 | 0 | 5 | 5 |
+//! | `regressor` | 1527 | 1056 | 0 | 0 | 5 | 5 |
+//! | `base_inverse_dynamics` | 707 | 583 | 0 | 0 | 5 | 5 |
 //! | `linearization` | 19946 | 13710 | 26 | 0 | 5 | 5 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -274,7 +266,7 @@ pub const PRESCRIBED_POSITIONS: [usize; NP] = [];
 
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
-pub const NBP: usize = 60;
+pub const NBP: usize = 57;
 
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
@@ -294,25 +286,22 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "torso.zz_r",
     "upper_arm.1.my_r",
     "upper_arm.1.xx_r",
-    "upper_arm.1.yy_r",
     "upper_arm.mx",
     "upper_arm.mz",
     "upper_arm.xy",
-    "upper_arm.yy",
+    "upper_arm.yy_r",
     "upper_arm.xz",
-    "upper_arm.yz",
+    "upper_arm.yz_r",
     "upper_arm.zz_r",
     "forearm.1.m_r",
     "forearm.1.my_r",
-    "forearm.1.mz_r",
     "forearm.mx",
     "forearm.my_r",
     "forearm.xx_r",
     "forearm.xy",
     "forearm.yy_r",
     "forearm.xz",
-    "forearm.yz",
-    "forearm.zz",
+    "forearm.yz_r",
     "hand.mx",
     "hand.my",
     "hand.mz",
@@ -657,30 +646,36 @@ pub struct Derived {
     pub k104: Real,
     /// Parameter group 105: `0.1·m_torso + 0.3`.
     pub k105: Real,
-    /// Parameter group 106: `0.0101·m_torso + 0.0394695029986·(0.5·l_arm² + 0.03) + 0.860295`.
+    /// Parameter group 106: `0.0101·m_torso + 0.0394695029986·(0.5·l_arm² + 0.03) + 0.860527431518`.
     pub k106: Real,
-    /// Parameter group 107: `0.0002·m_torso − 0.194709171154·(0.5·l_arm² + 0.03) − 0.03`.
+    /// Parameter group 107: `0.0002·m_torso − 0.194709171154·(0.5·l_arm² + 0.03) − 0.0311466206746`.
     pub k107: Real,
-    /// Parameter group 108: `0.0104·m_torso + 0.960530497001·(0.5·l_arm² + 0.03) + 0.489365172346`.
+    /// Parameter group 108: `0.0104·m_torso + 0.960530497001·(0.5·l_arm² + 0.03) + 0.495021629717`.
     pub k108: Real,
     /// Parameter group 109: `−0.002·m_torso − 0.08`.
     pub k109: Real,
     /// Parameter group 110: `0.001·m_torso − 0.143101585581`.
     pub k110: Real,
-    /// Parameter group 111: `0.0005·m_torso + 1·(0.5·l_arm² + 0.03) + 0.480929827654`.
+    /// Parameter group 111: `0.0005·m_torso + 1·(0.5·l_arm² + 0.03) + 0.486818716543`.
     pub k111: Real,
-    /// Parameter group 112: `−0.5·l_arm² − 0.03`.
+    /// Parameter group 112: `0.5·l_arm² + 0.0358888888889`.
     pub k112: Real,
     /// Parameter group 113: `−l_arm`.
     pub k113: Real,
-    /// Parameter group 114: `−0.5·l_arm² − 0.026`.
+    /// Parameter group 114: `0.5·l_arm² + 0.0347688888889`.
     pub k114: Real,
-    /// Parameter group 115 (its formula is long: see `Params::derived`).
+    /// Parameter group 115: `−0.5·l_arm² − 0.0297688888889`.
     pub k115: Real,
     /// Parameter group 116 (its formula is long: see `Params::derived`).
     pub k116: Real,
-    /// Parameter group 117: `0.01·m_hand`.
+    /// Parameter group 117 (its formula is long: see `Params::derived`).
     pub k117: Real,
+    /// Parameter group 118: `0.0625·(m_hand + 0.15) + 0.0233911111111`.
+    pub k118: Real,
+    /// Parameter group 119: `0.0625·(m_hand + 0.15) + 0.0246311111111`.
+    pub k119: Real,
+    /// Parameter group 120: `0.01·m_hand`.
+    pub k120: Real,
 }
 
 impl Params {
@@ -910,24 +905,27 @@ impl Params {
             k103: t40,
             k104: t41,
             k105: t42,
-            k106: 0.0101 * p.m_torso + 0.03946950299855746 * t35 + 0.860295,
-            k107: 0.0002 * p.m_torso - 0.19470917115432526 * t35 - 0.03,
-            k108: 0.0104 * p.m_torso + 0.9605304970014427 * t35 + 0.4893651723457641,
+            k106: 0.0101 * p.m_torso + 0.03946950299855746 * t35 + 0.8605274315176582,
+            k107: 0.0002 * p.m_torso - 0.19470917115432526 * t35 - 0.03114662067457547,
+            k108: 0.0104 * p.m_torso + 0.9605304970014427 * t35 + 0.4950216297169948,
             k109: -0.002 * p.m_torso - 0.08,
             k110: 0.001 * p.m_torso - 0.14310158558124533,
-            k111: 0.0005 * p.m_torso + t35 + 0.480929827654236,
-            k112: -0.5 * t21 - 0.03,
+            k111: 0.0005 * p.m_torso + t35 + 0.48681871654312486,
+            k112: 0.5 * t21 + 0.03588888888888889,
             k113: -p.l_arm,
-            k114: -0.5 * t21 - 0.026,
-            k115: -t84,
-            k116: t84,
-            k117: 0.01 * p.m_hand,
+            k114: 0.5 * t21 + 0.03476888888888889,
+            k115: -0.5 * t21 - 0.02976888888888889,
+            k116: -t84,
+            k117: t84,
+            k118: 0.0625 * t0 + 0.02339111111111111,
+            k119: 0.0625 * t0 + 0.02463111111111111,
+            k120: 0.01 * p.m_hand,
         }
     }
 }
 
 /// Operation count of [`Params::derived`].
-pub const OPS_DERIVED: OpCount = OpCount { mul: 330, add: 245, div: 4, sqrt: 0, sin: 0, cos: 0, exp: 0 };
+pub const OPS_DERIVED: OpCount = OpCount { mul: 333, add: 248, div: 4, sqrt: 0, sin: 0, cos: 0, exp: 0 };
 
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount { mul: 652, add: 518, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
@@ -30506,28 +30504,25 @@ pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
         d.k110,
         d.k111,
         0.0,
-        d.k67,
         d.k112,
         0.0,
         d.k113,
         0.001,
-        d.k66,
-        0.0,
-        -0.002,
         d.k114,
-        d.k12,
+        0.0,
+        0.0008266666666666687,
         d.k115,
-        d.k13,
-        0.012,
+        d.k12,
         d.k116,
-        d.k28,
-        0.0,
-        d.k29,
-        0.00194,
-        0.0,
-        0.00212,
-        0.003,
+        0.012,
         d.k117,
+        d.k118,
+        0.0,
+        d.k119,
+        0.00194,
+        -0.0028266666666666674,
+        0.003,
+        d.k120,
         d.k10,
         d.k22,
         d.k23,
@@ -30559,7 +30554,7 @@ pub fn base_parameters_with(d: &Derived) -> [Real; NBP] {
 }
 
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount { mul: 1543, add: 1063, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 1527, add: 1056, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
 
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (the `inverse_dynamics`, of the tree for a mechanism with loops): one column
@@ -30813,8 +30808,8 @@ fn regressor_with_body(
     let t167 = qdd[4] - t134;
     let t168 = qdd[3] + t113;
     let t169 = t11 * t22;
-    let t170 = t11 * t12;
-    let t171 = t169 - t25;
+    let t170 = t169 - t25;
+    let t171 = t23 + t11 * t12;
     let t172 = t26 * t26;
     let t173 = t27 * t27;
     let t174 = t35 - t32;
@@ -30876,8 +30871,8 @@ fn regressor_with_body(
     let t230 = c_q8 * t174 + s_q8 * t229;
     let t231 = t27 * t215 - t172;
     let t232 = c_q8 * t229 - s_q8 * t174;
-    let t233 = 0.9800665778412416 * t230 + t4 * t231 + t5 * t232;
-    let t234 = 0.19866933079506122 * t230 + t6 * t231 + t8 * t232;
+    let t233 = t5 * t232 + 0.9800665778412416 * t230 + t4 * t231;
+    let t234 = t8 * t232 + 0.19866933079506122 * t230 + t6 * t231;
     let t235 = t9 * t231 + t10 * t232;
     let t236 = -t26;
     let t237 = t30 - t27 * t236;
@@ -30949,304 +30944,292 @@ fn regressor_with_body(
     let t300 = c_q8 * t298 + s_q8 * t299;
     let t301 = t33 * t289 - 0.8 * t269 - 0.4799999999999999 * t42 * t93;
     let t302 = c_q8 * t299 - s_q8 * t298;
-    let t303 = s_q10 * t89;
-    let t304 = s_q10 * t154;
-    let t305 = c_q10 * t55 + 0.8 * t303 - 0.5999999999999999 * t304;
-    let t306 = s_q10 * t55;
-    let t307 = t42 * t89;
-    let t308 = t44 * t154;
-    let t309 = -0.5999999999999999 * t306 - 0.4799999999999999 * t307 - t308;
-    let t310 = c_q8 * t305 + s_q8 * t309;
-    let t311 = t43 * t89;
-    let t312 = t42 * t154;
-    let t313 = t311 + 0.4799999999999999 * t312 - 0.8 * t306;
-    let t314 = c_q8 * t309 - s_q8 * t305;
-    let t315 = -t184;
-    let t316 = t91 - t92;
-    let t317 = c_q10 * t315 + s_q10 * (0.8 * t185 + 0.5999999999999999 * t316);
-    let t318 = s_q10 * t315;
-    let t319 = t44 * t316 - 0.5999999999999999 * t318 - 0.4799999999999999 * t42 * t185;
-    let t320 = c_q8 * t317 + s_q8 * t319;
-    let t321 = t43 * t185 - 0.8 * t318 - 0.4799999999999999 * t42 * t316;
-    let t322 = c_q8 * t319 - s_q8 * t317;
-    let t323 = c_q10 * t90;
-    let t324 = 0.5999999999999999 * t304 + 0.8 * s_q10 * t57 - t323;
-    let t325 = s_q10 * t90;
-    let t326 = t308 + 0.5999999999999999 * t325 - 0.4799999999999999 * t42 * t57;
-    let t327 = c_q8 * t324 + s_q8 * t326;
-    let t328 = 0.8 * t325 + t43 * t57 - 0.4799999999999999 * t312;
-    let t329 = c_q8 * t326 - s_q8 * t324;
-    let t330 = t180 - t91;
-    let t331 = t55 - t90;
-    let t332 = c_q10 * t183 + s_q10 * (0.8 * t330 + 0.5999999999999999 * t331);
-    let t333 = s_q10 * t183;
-    let t334 = t44 * t331 - 0.5999999999999999 * t333 - 0.4799999999999999 * t42 * t330;
-    let t335 = c_q8 * t332 + s_q8 * t334;
-    let t336 = t43 * t330 - 0.8 * t333 - 0.4799999999999999 * t42 * t331;
-    let t337 = c_q8 * t334 - s_q8 * t332;
-    let t338 = t92 - t180;
-    let t339 = c_q10 * t338 + s_q10 * (0.5999999999999999 * t182 - 0.8 * t181);
-    let t340 = s_q10 * t338;
-    let t341 = t44 * t182 + 0.4799999999999999 * t42 * t181 - 0.5999999999999999 * t340;
-    let t342 = c_q8 * t339 + s_q8 * t341;
-    let t343 = -0.8 * t340 - t43 * t181 - 0.4799999999999999 * t42 * t182;
-    let t344 = c_q8 * t341 - s_q8 * t339;
-    let t345 = t323 + 0.5999999999999999 * s_q10 * t58 - 0.8 * t303;
-    let t346 = 0.4799999999999999 * t307 + t44 * t58 - 0.5999999999999999 * t325;
-    let t347 = c_q8 * t345 + s_q8 * t346;
-    let t348 = -0.8 * t325 - t311 - 0.4799999999999999 * t42 * t58;
-    let t349 = c_q8 * t346 - s_q8 * t345;
-    let t350 = -t101;
-    let t351 = t101 * t350 - t188;
-    let t352 = t105 - t100 * t350;
-    let t353 = t77 * t351 + t78 * t352 + t79 * t196;
-    let t354 = t80 * t351 + t81 * t352 + t82 * t196;
-    let t355 = t83 * t351 + t84 * t352 + t85 * t196;
-    let t356 = c_q10 * t353 + s_q10 * (0.8 * t354 + 0.5999999999999999 * t355);
-    let t357 = s_q10 * t353;
-    let t358 = t44 * t355 - 0.5999999999999999 * t357 - 0.4799999999999999 * t42 * t354;
-    let t359 = c_q8 * t356 + s_q8 * t358;
-    let t360 = t43 * t354 - 0.8 * t357 - 0.4799999999999999 * t42 * t355;
-    let t361 = c_q8 * t358 - s_q8 * t356;
-    let t362 = 0.9800665778412416 * t359 + t4 * t360 + t5 * t361;
-    let t363 = 0.19866933079506122 * t359 + t6 * t360 + t8 * t361;
-    let t364 = t9 * t360 + t10 * t361;
-    let t365 = -t99;
-    let t366 = 0.25 * t354 + t78 * t365 + t79 * t98;
-    let t367 = t81 * t365 + t82 * t98 - 0.25 * t353;
-    let t368 = t84 * t365 + t85 * t98;
-    let t369 = c_q10 * t366 + 0.8 * s_q10 * t367
-        + 0.5999999999999999 * (s_q10 * t368 + q[9] * t358) - t33 * t360;
-    let t370 = s_q10 * t366;
-    let t371 = t44 * t368 - 0.5999999999999999 * (t370 + q[9] * t356)
-        - 0.4799999999999999 * t42 * t367;
-    let t372 = c_q8 * t369 + s_q8 * t371;
-    let t373 = t43 * t367 + t33 * t356 - 0.8 * t370 - 0.4799999999999999 * t42 * t368;
-    let t374 = c_q8 * t371 - s_q8 * t369;
-    let t375 = -t102;
-    let t376 = t102 * t375 - t186;
-    let t377 = t103 - t101 * t375;
-    let t378 = t77 * t192 + t78 * t376 + t79 * t377;
-    let t379 = t80 * t192 + t81 * t376 + t82 * t377;
-    let t380 = t83 * t192 + t84 * t376 + t85 * t377;
-    let t381 = c_q10 * t378 + s_q10 * (0.8 * t379 + 0.5999999999999999 * t380);
-    let t382 = s_q10 * t378;
-    let t383 = t44 * t380 - 0.5999999999999999 * t382 - 0.4799999999999999 * t42 * t379;
-    let t384 = c_q8 * t381 + s_q8 * t383;
-    let t385 = t43 * t379 - 0.8 * t382 - 0.4799999999999999 * t42 * t380;
-    let t386 = c_q8 * t383 - s_q8 * t381;
-    let t387 = 0.9800665778412416 * t384 + t4 * t385 + t5 * t386;
-    let t388 = 0.19866933079506122 * t384 + t6 * t385 + t8 * t386;
-    let t389 = t9 * t385 + t10 * t386;
-    let t390 = -t97;
-    let t391 = 0.25 * t379 + t77 * t99 + t79 * t390;
-    let t392 = t80 * t99 + t82 * t390 - 0.25 * t378;
-    let t393 = t83 * t99 + t85 * t390;
-    let t394 = c_q10 * t391 + 0.8 * s_q10 * t392
-        + 0.5999999999999999 * (s_q10 * t393 + q[9] * t383) - t33 * t385;
-    let t395 = s_q10 * t391;
-    let t396 = t44 * t393 - 0.5999999999999999 * (t395 + q[9] * t381)
-        - 0.4799999999999999 * t42 * t392;
-    let t397 = c_q8 * t394 + s_q8 * t396;
-    let t398 = t43 * t392 + t33 * t381 - 0.8 * t395 - 0.4799999999999999 * t42 * t393;
-    let t399 = c_q8 * t396 - s_q8 * t394;
-    let t400 = -t100;
-    let t401 = t104 - t102 * t400;
-    let t402 = t100 * t400 - t187;
-    let t403 = t77 * t401 + t78 * t195 + t79 * t402;
-    let t404 = t80 * t401 + t81 * t195 + t82 * t402;
-    let t405 = t83 * t401 + t84 * t195 + t85 * t402;
-    let t406 = c_q10 * t403 + s_q10 * (0.8 * t404 + 0.5999999999999999 * t405);
-    let t407 = s_q10 * t403;
-    let t408 = t44 * t405 - 0.5999999999999999 * t407 - 0.4799999999999999 * t42 * t404;
-    let t409 = c_q8 * t406 + s_q8 * t408;
-    let t410 = t43 * t404 - 0.8 * t407 - 0.4799999999999999 * t42 * t405;
-    let t411 = c_q8 * t408 - s_q8 * t406;
-    let t412 = 0.9800665778412416 * t409 + t4 * t410 + t5 * t411;
-    let t413 = 0.19866933079506122 * t409 + t6 * t410 + t8 * t411;
-    let t414 = t9 * t410 + t10 * t411;
-    let t415 = -t98;
-    let t416 = 0.25 * t404 + t77 * t415 + t78 * t97;
-    let t417 = t80 * t415 + t81 * t97 - 0.25 * t403;
-    let t418 = t83 * t415 + t84 * t97;
-    let t419 = c_q10 * t416 + 0.8 * s_q10 * t417
-        + 0.5999999999999999 * (s_q10 * t418 + q[9] * t408) - t33 * t410;
-    let t420 = s_q10 * t416;
-    let t421 = t44 * t418 - 0.5999999999999999 * (t420 + q[9] * t406)
-        - 0.4799999999999999 * t42 * t417;
-    let t422 = c_q8 * t419 + s_q8 * t421;
-    let t423 = t43 * t417 + t33 * t406 - 0.8 * t420 - 0.4799999999999999 * t42 * t418;
-    let t424 = c_q8 * t421 - s_q8 * t419;
-    let t425 = t78 * t190;
-    let t426 = t79 * t189;
-    let t427 = t77 * t103 + t425 - t426;
-    let t428 = t81 * t190;
-    let t429 = t82 * t189;
-    let t430 = t80 * t103 + t428 - t429;
-    let t431 = t84 * t190;
-    let t432 = t85 * t189;
-    let t433 = t83 * t103 + t431 - t432;
-    let t434 = c_q10 * t427 + s_q10 * (0.8 * t430 + 0.5999999999999999 * t433);
-    let t435 = s_q10 * t427;
-    let t436 = t44 * t433 - 0.5999999999999999 * t435 - 0.4799999999999999 * t42 * t430;
-    let t437 = c_q8 * t434 + s_q8 * t436;
-    let t438 = t43 * t430 - 0.8 * t435 - 0.4799999999999999 * t42 * t433;
-    let t439 = c_q8 * t436 - s_q8 * t434;
-    let t440 = -t196;
-    let t441 = t186 - t187;
-    let t442 = t77 * t440 + t78 * t197 + t79 * t441;
-    let t443 = t80 * t440 + t81 * t197 + t82 * t441;
-    let t444 = t83 * t440 + t84 * t197 + t85 * t441;
-    let t445 = c_q10 * t442 + s_q10 * (0.8 * t443 + 0.5999999999999999 * t444);
-    let t446 = s_q10 * t442;
-    let t447 = t44 * t444 - 0.5999999999999999 * t446 - 0.4799999999999999 * t42 * t443;
-    let t448 = c_q8 * t445 + s_q8 * t447;
-    let t449 = t43 * t443 - 0.8 * t446 - 0.4799999999999999 * t42 * t444;
-    let t450 = c_q8 * t447 - s_q8 * t445;
-    let t451 = t77 * t191;
-    let t452 = t426 + t78 * t104 - t451;
-    let t453 = t80 * t191;
-    let t454 = t429 + t81 * t104 - t453;
-    let t455 = t83 * t191;
-    let t456 = t432 + t84 * t104 - t455;
-    let t457 = c_q10 * t452 + s_q10 * (0.8 * t454 + 0.5999999999999999 * t456);
-    let t458 = s_q10 * t452;
-    let t459 = t44 * t456 - 0.5999999999999999 * t458 - 0.4799999999999999 * t42 * t454;
-    let t460 = c_q8 * t457 + s_q8 * t459;
-    let t461 = t43 * t454 - 0.8 * t458 - 0.4799999999999999 * t42 * t456;
-    let t462 = c_q8 * t459 - s_q8 * t457;
-    let t463 = t188 - t186;
-    let t464 = -t195;
-    let t465 = t77 * t194 + t78 * t463 + t79 * t464;
-    let t466 = t80 * t194 + t81 * t463 + t82 * t464;
-    let t467 = t83 * t194 + t84 * t463 + t85 * t464;
-    let t468 = c_q10 * t465 + s_q10 * (0.8 * t466 + 0.5999999999999999 * t467);
-    let t469 = s_q10 * t465;
-    let t470 = t44 * t467 - 0.5999999999999999 * t469 - 0.4799999999999999 * t42 * t466;
-    let t471 = c_q8 * t468 + s_q8 * t470;
-    let t472 = t43 * t466 - 0.8 * t469 - 0.4799999999999999 * t42 * t467;
-    let t473 = c_q8 * t470 - s_q8 * t468;
-    let t474 = t187 - t188;
-    let t475 = -t192;
-    let t476 = t77 * t474 + t78 * t475 + t79 * t193;
-    let t477 = t80 * t474 + t81 * t475 + t82 * t193;
-    let t478 = t83 * t474 + t84 * t475 + t85 * t193;
+    let t303 = s_q10 * t154;
+    let t304 = c_q10 * t55 + 0.8 * s_q10 * t89 - 0.5999999999999999 * t303;
+    let t305 = s_q10 * t55;
+    let t306 = t44 * t154;
+    let t307 = -0.5999999999999999 * t305 - 0.4799999999999999 * t42 * t89 - t306;
+    let t308 = c_q8 * t304 + s_q8 * t307;
+    let t309 = t42 * t154;
+    let t310 = t43 * t89 + 0.4799999999999999 * t309 - 0.8 * t305;
+    let t311 = c_q8 * t307 - s_q8 * t304;
+    let t312 = -t184;
+    let t313 = t91 - t92;
+    let t314 = c_q10 * t312 + s_q10 * (0.8 * t185 + 0.5999999999999999 * t313);
+    let t315 = s_q10 * t312;
+    let t316 = t44 * t313 - 0.5999999999999999 * t315 - 0.4799999999999999 * t42 * t185;
+    let t317 = c_q8 * t314 + s_q8 * t316;
+    let t318 = t43 * t185 - 0.8 * t315 - 0.4799999999999999 * t42 * t313;
+    let t319 = c_q8 * t316 - s_q8 * t314;
+    let t320 = 0.5999999999999999 * t303 + 0.8 * s_q10 * t57 - c_q10 * t90;
+    let t321 = s_q10 * t90;
+    let t322 = t306 + 0.5999999999999999 * t321 - 0.4799999999999999 * t42 * t57;
+    let t323 = c_q8 * t320 + s_q8 * t322;
+    let t324 = 0.8 * t321 + t43 * t57 - 0.4799999999999999 * t309;
+    let t325 = c_q8 * t322 - s_q8 * t320;
+    let t326 = t180 - t91;
+    let t327 = t55 - t90;
+    let t328 = c_q10 * t183 + s_q10 * (0.8 * t326 + 0.5999999999999999 * t327);
+    let t329 = s_q10 * t183;
+    let t330 = t44 * t327 - 0.5999999999999999 * t329 - 0.4799999999999999 * t42 * t326;
+    let t331 = c_q8 * t328 + s_q8 * t330;
+    let t332 = t43 * t326 - 0.8 * t329 - 0.4799999999999999 * t42 * t327;
+    let t333 = c_q8 * t330 - s_q8 * t328;
+    let t334 = t92 - t180;
+    let t335 = c_q10 * t334 + s_q10 * (0.5999999999999999 * t182 - 0.8 * t181);
+    let t336 = s_q10 * t334;
+    let t337 = t44 * t182 + 0.4799999999999999 * t42 * t181 - 0.5999999999999999 * t336;
+    let t338 = c_q8 * t335 + s_q8 * t337;
+    let t339 = -0.8 * t336 - t43 * t181 - 0.4799999999999999 * t42 * t182;
+    let t340 = c_q8 * t337 - s_q8 * t335;
+    let t341 = -t101;
+    let t342 = t101 * t341 - t188;
+    let t343 = t105 - t100 * t341;
+    let t344 = t77 * t342 + t78 * t343 + t79 * t196;
+    let t345 = t80 * t342 + t81 * t343 + t82 * t196;
+    let t346 = t83 * t342 + t84 * t343 + t85 * t196;
+    let t347 = c_q10 * t344 + s_q10 * (0.8 * t345 + 0.5999999999999999 * t346);
+    let t348 = s_q10 * t344;
+    let t349 = t44 * t346 - 0.5999999999999999 * t348 - 0.4799999999999999 * t42 * t345;
+    let t350 = c_q8 * t347 + s_q8 * t349;
+    let t351 = t43 * t345 - 0.8 * t348 - 0.4799999999999999 * t42 * t346;
+    let t352 = c_q8 * t349 - s_q8 * t347;
+    let t353 = 0.9800665778412416 * t350 + t4 * t351 + t5 * t352;
+    let t354 = 0.19866933079506122 * t350 + t6 * t351 + t8 * t352;
+    let t355 = t9 * t351 + t10 * t352;
+    let t356 = -t99;
+    let t357 = 0.25 * t345 + t78 * t356 + t79 * t98;
+    let t358 = t81 * t356 + t82 * t98 - 0.25 * t344;
+    let t359 = t84 * t356 + t85 * t98;
+    let t360 = c_q10 * t357 + 0.8 * s_q10 * t358
+        + 0.5999999999999999 * (s_q10 * t359 + q[9] * t349) - t33 * t351;
+    let t361 = s_q10 * t357;
+    let t362 = t44 * t359 - 0.5999999999999999 * (t361 + q[9] * t347)
+        - 0.4799999999999999 * t42 * t358;
+    let t363 = c_q8 * t360 + s_q8 * t362;
+    let t364 = t43 * t358 + t33 * t347 - 0.8 * t361 - 0.4799999999999999 * t42 * t359;
+    let t365 = c_q8 * t362 - s_q8 * t360;
+    let t366 = -t102;
+    let t367 = t102 * t366 - t186;
+    let t368 = t103 - t101 * t366;
+    let t369 = t77 * t192 + t78 * t367 + t79 * t368;
+    let t370 = t80 * t192 + t81 * t367 + t82 * t368;
+    let t371 = t83 * t192 + t84 * t367 + t85 * t368;
+    let t372 = c_q10 * t369 + s_q10 * (0.8 * t370 + 0.5999999999999999 * t371);
+    let t373 = s_q10 * t369;
+    let t374 = t44 * t371 - 0.5999999999999999 * t373 - 0.4799999999999999 * t42 * t370;
+    let t375 = c_q8 * t372 + s_q8 * t374;
+    let t376 = t43 * t370 - 0.8 * t373 - 0.4799999999999999 * t42 * t371;
+    let t377 = c_q8 * t374 - s_q8 * t372;
+    let t378 = 0.9800665778412416 * t375 + t4 * t376 + t5 * t377;
+    let t379 = 0.19866933079506122 * t375 + t6 * t376 + t8 * t377;
+    let t380 = t9 * t376 + t10 * t377;
+    let t381 = -t97;
+    let t382 = 0.25 * t370 + t77 * t99 + t79 * t381;
+    let t383 = t80 * t99 + t82 * t381 - 0.25 * t369;
+    let t384 = t83 * t99 + t85 * t381;
+    let t385 = c_q10 * t382 + 0.8 * s_q10 * t383
+        + 0.5999999999999999 * (s_q10 * t384 + q[9] * t374) - t33 * t376;
+    let t386 = s_q10 * t382;
+    let t387 = t44 * t384 - 0.5999999999999999 * (t386 + q[9] * t372)
+        - 0.4799999999999999 * t42 * t383;
+    let t388 = c_q8 * t385 + s_q8 * t387;
+    let t389 = t43 * t383 + t33 * t372 - 0.8 * t386 - 0.4799999999999999 * t42 * t384;
+    let t390 = c_q8 * t387 - s_q8 * t385;
+    let t391 = -t100;
+    let t392 = t104 - t102 * t391;
+    let t393 = t100 * t391 - t187;
+    let t394 = t77 * t392 + t78 * t195 + t79 * t393;
+    let t395 = t80 * t392 + t81 * t195 + t82 * t393;
+    let t396 = t83 * t392 + t84 * t195 + t85 * t393;
+    let t397 = c_q10 * t394 + s_q10 * (0.8 * t395 + 0.5999999999999999 * t396);
+    let t398 = s_q10 * t394;
+    let t399 = t44 * t396 - 0.5999999999999999 * t398 - 0.4799999999999999 * t42 * t395;
+    let t400 = c_q8 * t397 + s_q8 * t399;
+    let t401 = t43 * t395 - 0.8 * t398 - 0.4799999999999999 * t42 * t396;
+    let t402 = c_q8 * t399 - s_q8 * t397;
+    let t403 = 0.9800665778412416 * t400 + t4 * t401 + t5 * t402;
+    let t404 = 0.19866933079506122 * t400 + t6 * t401 + t8 * t402;
+    let t405 = t9 * t401 + t10 * t402;
+    let t406 = -t98;
+    let t407 = 0.25 * t395 + t77 * t406 + t78 * t97;
+    let t408 = t80 * t406 + t81 * t97 - 0.25 * t394;
+    let t409 = t83 * t406 + t84 * t97;
+    let t410 = c_q10 * t407 + 0.8 * s_q10 * t408
+        + 0.5999999999999999 * (s_q10 * t409 + q[9] * t399) - t33 * t401;
+    let t411 = s_q10 * t407;
+    let t412 = t44 * t409 - 0.5999999999999999 * (t411 + q[9] * t397)
+        - 0.4799999999999999 * t42 * t408;
+    let t413 = c_q8 * t410 + s_q8 * t412;
+    let t414 = t43 * t408 + t33 * t397 - 0.8 * t411 - 0.4799999999999999 * t42 * t409;
+    let t415 = c_q8 * t412 - s_q8 * t410;
+    let t416 = t78 * t190;
+    let t417 = t79 * t189;
+    let t418 = t77 * t103 + t416 - t417;
+    let t419 = t81 * t190;
+    let t420 = t82 * t189;
+    let t421 = t80 * t103 + t419 - t420;
+    let t422 = t84 * t190;
+    let t423 = t85 * t189;
+    let t424 = t83 * t103 + t422 - t423;
+    let t425 = c_q10 * t418 + s_q10 * (0.8 * t421 + 0.5999999999999999 * t424);
+    let t426 = s_q10 * t418;
+    let t427 = t44 * t424 - 0.5999999999999999 * t426 - 0.4799999999999999 * t42 * t421;
+    let t428 = c_q8 * t425 + s_q8 * t427;
+    let t429 = t43 * t421 - 0.8 * t426 - 0.4799999999999999 * t42 * t424;
+    let t430 = c_q8 * t427 - s_q8 * t425;
+    let t431 = -t196;
+    let t432 = t186 - t187;
+    let t433 = t77 * t431 + t78 * t197 + t79 * t432;
+    let t434 = t80 * t431 + t81 * t197 + t82 * t432;
+    let t435 = t83 * t431 + t84 * t197 + t85 * t432;
+    let t436 = c_q10 * t433 + s_q10 * (0.8 * t434 + 0.5999999999999999 * t435);
+    let t437 = s_q10 * t433;
+    let t438 = t44 * t435 - 0.5999999999999999 * t437 - 0.4799999999999999 * t42 * t434;
+    let t439 = c_q8 * t436 + s_q8 * t438;
+    let t440 = t43 * t434 - 0.8 * t437 - 0.4799999999999999 * t42 * t435;
+    let t441 = c_q8 * t438 - s_q8 * t436;
+    let t442 = t77 * t191;
+    let t443 = t417 + t78 * t104 - t442;
+    let t444 = t80 * t191;
+    let t445 = t420 + t81 * t104 - t444;
+    let t446 = t83 * t191;
+    let t447 = t423 + t84 * t104 - t446;
+    let t448 = c_q10 * t443 + s_q10 * (0.8 * t445 + 0.5999999999999999 * t447);
+    let t449 = s_q10 * t443;
+    let t450 = t44 * t447 - 0.5999999999999999 * t449 - 0.4799999999999999 * t42 * t445;
+    let t451 = c_q8 * t448 + s_q8 * t450;
+    let t452 = t43 * t445 - 0.8 * t449 - 0.4799999999999999 * t42 * t447;
+    let t453 = c_q8 * t450 - s_q8 * t448;
+    let t454 = t188 - t186;
+    let t455 = -t195;
+    let t456 = t77 * t194 + t78 * t454 + t79 * t455;
+    let t457 = t80 * t194 + t81 * t454 + t82 * t455;
+    let t458 = t83 * t194 + t84 * t454 + t85 * t455;
+    let t459 = c_q10 * t456 + s_q10 * (0.8 * t457 + 0.5999999999999999 * t458);
+    let t460 = s_q10 * t456;
+    let t461 = t44 * t458 - 0.5999999999999999 * t460 - 0.4799999999999999 * t42 * t457;
+    let t462 = c_q8 * t459 + s_q8 * t461;
+    let t463 = t43 * t457 - 0.8 * t460 - 0.4799999999999999 * t42 * t458;
+    let t464 = c_q8 * t461 - s_q8 * t459;
+    let t465 = t187 - t188;
+    let t466 = -t192;
+    let t467 = t77 * t465 + t78 * t466 + t79 * t193;
+    let t468 = t80 * t465 + t81 * t466 + t82 * t193;
+    let t469 = t83 * t465 + t84 * t466 + t85 * t193;
+    let t470 = c_q10 * t467 + s_q10 * (0.8 * t468 + 0.5999999999999999 * t469);
+    let t471 = s_q10 * t467;
+    let t472 = t44 * t469 - 0.5999999999999999 * t471 - 0.4799999999999999 * t42 * t468;
+    let t473 = c_q8 * t470 + s_q8 * t472;
+    let t474 = t43 * t468 - 0.8 * t471 - 0.4799999999999999 * t42 * t469;
+    let t475 = c_q8 * t472 - s_q8 * t470;
+    let t476 = t442 + t79 * t105 - t416;
+    let t477 = t444 + t82 * t105 - t419;
+    let t478 = t446 + t85 * t105 - t422;
     let t479 = c_q10 * t476 + s_q10 * (0.8 * t477 + 0.5999999999999999 * t478);
     let t480 = s_q10 * t476;
     let t481 = t44 * t478 - 0.5999999999999999 * t480 - 0.4799999999999999 * t42 * t477;
     let t482 = c_q8 * t479 + s_q8 * t481;
     let t483 = t43 * t477 - 0.8 * t480 - 0.4799999999999999 * t42 * t478;
     let t484 = c_q8 * t481 - s_q8 * t479;
-    let t485 = t451 + t79 * t105 - t425;
-    let t486 = t453 + t82 * t105 - t428;
-    let t487 = t455 + t85 * t105 - t431;
-    let t488 = c_q10 * t485 + s_q10 * (0.8 * t486 + 0.5999999999999999 * t487);
-    let t489 = s_q10 * t485;
-    let t490 = t44 * t487 - 0.5999999999999999 * t489 - 0.4799999999999999 * t42 * t486;
-    let t491 = c_q8 * t488 + s_q8 * t490;
-    let t492 = t43 * t486 - 0.8 * t489 - 0.4799999999999999 * t42 * t487;
-    let t493 = c_q8 * t490 - s_q8 * t488;
-    let t494 = t124 * t125 - t155;
-    let t495 = t128 - t123 * t124;
-    let t496 = c_q17 * t494 - s_q17 * t495;
-    let t497 = s_q17 * t494 + c_q17 * t495;
-    let t498 = 0.9800665778412416 * t497 - 0.19866933079506122 * t207;
-    let t499 = 0.9800665778412416 * t207 + 0.19866933079506122 * t497;
-    let t500 = -t122;
-    let t501 = c_q17 * t500;
-    let t502 = t126 - q[16] * t496;
-    let t503 = -t127;
-    let t504 = t127 * t503 - t163;
-    let t505 = c_q17 * t203 - s_q17 * t504;
-    let t506 = t129 - t125 * t503;
-    let t507 = s_q17 * t203 + c_q17 * t504;
-    let t508 = 0.9800665778412416 * t507 - 0.19866933079506122 * t506;
-    let t509 = 0.9800665778412416 * t506 + 0.19866933079506122 * t507;
-    let t510 = t122 * s_q17;
-    let t511 = -t121 * c_q17 - t120 * s_q17;
-    let t512 = t511 - q[16] * t505;
-    let t513 = s_q17 * t156;
-    let t514 = c_q17 * t156;
-    let t515 = s_q17 * t129 + t514;
-    let t516 = -t207;
-    let t517 = s_q17 * t516 + c_q17 * t208;
-    let t518 = t163 - t201;
-    let t519 = t155 - t163;
-    let t520 = s_q17 * t206 + c_q17 * t519;
-    let t521 = t129 - t157;
-    let t522 = t201 - t155;
-    let t523 = s_q17 * t522 - c_q17 * t203;
-    let t524 = s_q17 * t157 - t514;
-    let t525 = t142 * t217 - t164;
-    let t526 = c_q18 * t525 + s_q18 * t213;
-    let t527 = t145 - t130 * t217;
-    let t528 = c_q18 * t213 - s_q18 * t525;
-    let t529 = 0.1 * (t527 - t528);
-    let t530 = t142 * t216 - t144;
-    let t531 = -t530;
-    let t532 = c_q18 * t209 + s_q18 * t531;
-    let t533 = t131 * t216 - t158;
-    let t534 = c_q18 * t531 - s_q18 * t209;
-    let t535 = t143 + t131 * t130;
-    let t536 = t159 + t130 * t130;
-    let t537 = -t536;
-    let t538 = c_q18 * t535 + s_q18 * t537;
-    let t539 = c_q18 * t537 - s_q18 * t535;
-    let t540 = 0.1 * (t212 - t539);
-    let t541 = -t213;
-    let t542 = t158 - t159;
-    let t543 = c_q18 * t148;
-    let t544 = s_q18 * t148;
-    let t545 = t164 - t158;
-    let t546 = t159 - t164;
-    let t547 = -t209;
-    let t548 = -t147;
-    let t549 = c_q18 * t152 + s_q18 * t151;
-    let t550 = c_q18 * t151 - s_q18 * t152;
-    let t551 = c_q18 * t146;
-    let t552 = t146 * t152;
-    let t553 = s_q18 * t146;
-    let t554 = t150 + t146 * t525;
-    let t555 = t150 + t146 * t533;
-    let t556 = t146 * t209;
-    let t557 = t153 + t146 * t212;
-    let t558 = t152 + t146 * t535;
-    let t559 = -t12;
-    let t560 = t12 * t559 - t22 * t22;
-    let t561 = t23 - t11 * t559;
-    let t562 = 0.9800665778412416 * t171 + t4 * t560 + t5 * t561;
-    let t563 = 0.19866933079506122 * t171 + t6 * t560 + t8 * t561;
-    let t564 = t9 * t560 + t10 * t561;
-    let t565 = t12 * t22;
-    let t566 = t5 * t169;
-    let t567 = t8 * t169;
-    let t568 = t10 * t169;
-    let t569 = c_q8 * t38;
-    let t570 = t569 + s_q8 * t41;
-    let t571 = s_q8 * t38;
-    let t572 = c_q8 * t41 - t571;
-    let t573 = 0.9800665778412416 * t570 + t4 * t39 + t5 * t572;
-    let t574 = 0.19866933079506122 * t570 + t6 * t39 + t8 * t572;
-    let t575 = t9 * t39 + t10 * t572;
-    let t576 = 0.5999999999999999 * q[9] * t41 - t33 * t39;
-    let t577 = c_q8 * t576 - 0.5999999999999999 * q[9] * t571;
-    let t578 = t33 * t38;
-    let t579 = -0.5999999999999999 * q[9] * t569 - s_q8 * t576;
-    let t580 = t41 + 0.5999999999999999 * q[9] * t229 - t33 * t231;
-    let t581 = -0.5999999999999999 * q[9] * t174 - t38;
-    let t582 = c_q8 * t580 + s_q8 * t581;
-    let t583 = t33 * t174;
-    let t584 = c_q8 * t581 - s_q8 * t580;
-    let t585 = 0.5999999999999999 * q[9] * t239 - t39 - t33 * t177;
-    let t586 = c_q8 * t585 - 0.5999999999999999 * q[9] * t241;
-    let t587 = t38 + t33 * t237;
-    let t588 = -0.5999999999999999 * q[9] * t238 - s_q8 * t585;
-    let t589 = 0.9800665778412416 * t120 - 0.19866933079506122 * t122;
-    let t590 = 0.19866933079506122 * t120 + 0.9800665778412416 * t122;
-    let t591 = q[16] * t121;
-    let t592 = 0.9800665778412416 * t199 + 0.19866933079506122 * t200;
-    let t593 = 0.19866933079506122 * t199 - 0.9800665778412416 * t200;
-    let t594 = q[16] * t198;
+    let t485 = t124 * t125 - t155;
+    let t486 = t128 - t123 * t124;
+    let t487 = c_q17 * t485 - s_q17 * t486;
+    let t488 = s_q17 * t485 + c_q17 * t486;
+    let t489 = 0.9800665778412416 * t488 - 0.19866933079506122 * t207;
+    let t490 = 0.9800665778412416 * t207 + 0.19866933079506122 * t488;
+    let t491 = -t122;
+    let t492 = c_q17 * t491;
+    let t493 = t126 - q[16] * t487;
+    let t494 = -t127;
+    let t495 = t127 * t494 - t163;
+    let t496 = c_q17 * t203 - s_q17 * t495;
+    let t497 = t129 - t125 * t494;
+    let t498 = s_q17 * t203 + c_q17 * t495;
+    let t499 = 0.9800665778412416 * t498 - 0.19866933079506122 * t497;
+    let t500 = 0.9800665778412416 * t497 + 0.19866933079506122 * t498;
+    let t501 = t122 * s_q17;
+    let t502 = -t121 * c_q17 - t120 * s_q17;
+    let t503 = t502 - q[16] * t496;
+    let t504 = s_q17 * t156;
+    let t505 = c_q17 * t156;
+    let t506 = s_q17 * t129 + t505;
+    let t507 = -t207;
+    let t508 = s_q17 * t507 + c_q17 * t208;
+    let t509 = t163 - t201;
+    let t510 = t155 - t163;
+    let t511 = s_q17 * t206 + c_q17 * t510;
+    let t512 = t129 - t157;
+    let t513 = t201 - t155;
+    let t514 = s_q17 * t513 - c_q17 * t203;
+    let t515 = s_q17 * t157 - t505;
+    let t516 = t142 * t217 - t164;
+    let t517 = c_q18 * t516 + s_q18 * t213;
+    let t518 = t145 - t130 * t217;
+    let t519 = c_q18 * t213 - s_q18 * t516;
+    let t520 = 0.1 * (t518 - t519);
+    let t521 = t142 * t216 - t144;
+    let t522 = -t521;
+    let t523 = c_q18 * t209 + s_q18 * t522;
+    let t524 = t131 * t216 - t158;
+    let t525 = c_q18 * t522 - s_q18 * t209;
+    let t526 = t143 + t131 * t130;
+    let t527 = t159 + t130 * t130;
+    let t528 = -t527;
+    let t529 = c_q18 * t526 + s_q18 * t528;
+    let t530 = c_q18 * t528 - s_q18 * t526;
+    let t531 = 0.1 * (t212 - t530);
+    let t532 = -t213;
+    let t533 = t158 - t159;
+    let t534 = c_q18 * t148;
+    let t535 = s_q18 * t148;
+    let t536 = t164 - t158;
+    let t537 = t159 - t164;
+    let t538 = -t209;
+    let t539 = -t147;
+    let t540 = c_q18 * t152 + s_q18 * t151;
+    let t541 = c_q18 * t151 - s_q18 * t152;
+    let t542 = c_q18 * t146;
+    let t543 = t146 * t152;
+    let t544 = s_q18 * t146;
+    let t545 = t150 + t146 * t516;
+    let t546 = t150 + t146 * t524;
+    let t547 = t146 * t209;
+    let t548 = t153 + t146 * t212;
+    let t549 = t152 + t146 * t526;
+    let t550 = -t12;
+    let t551 = t12 * t550 - t22 * t22;
+    let t552 = t23 - t11 * t550;
+    let t553 = 0.9800665778412416 * t170 + t4 * t551 + t5 * t552;
+    let t554 = 0.19866933079506122 * t170 + t6 * t551 + t8 * t552;
+    let t555 = t9 * t551 + t10 * t552;
+    let t556 = t12 * t22;
+    let t557 = c_q8 * t38;
+    let t558 = t557 + s_q8 * t41;
+    let t559 = s_q8 * t38;
+    let t560 = c_q8 * t41 - t559;
+    let t561 = 0.9800665778412416 * t558 + t4 * t39 + t5 * t560;
+    let t562 = 0.19866933079506122 * t558 + t6 * t39 + t8 * t560;
+    let t563 = t9 * t39 + t10 * t560;
+    let t564 = 0.5999999999999999 * q[9] * t41 - t33 * t39;
+    let t565 = c_q8 * t564 - 0.5999999999999999 * q[9] * t559;
+    let t566 = t33 * t38;
+    let t567 = -0.5999999999999999 * q[9] * t557 - s_q8 * t564;
+    let t568 = t41 + 0.5999999999999999 * q[9] * t229 - t33 * t231;
+    let t569 = -0.5999999999999999 * q[9] * t174 - t38;
+    let t570 = c_q8 * t568 + s_q8 * t569;
+    let t571 = t33 * t174;
+    let t572 = c_q8 * t569 - s_q8 * t568;
+    let t573 = 0.5999999999999999 * q[9] * t239 - t39 - t33 * t177;
+    let t574 = c_q8 * t573 - 0.5999999999999999 * q[9] * t241;
+    let t575 = t38 + t33 * t237;
+    let t576 = -0.5999999999999999 * q[9] * t238 - s_q8 * t573;
+    let t577 = 0.9800665778412416 * t120 - 0.19866933079506122 * t122;
+    let t578 = 0.19866933079506122 * t120 + 0.9800665778412416 * t122;
+    let t579 = q[16] * t121;
+    let t580 = 0.9800665778412416 * t199 + 0.19866933079506122 * t200;
+    let t581 = 0.19866933079506122 * t199 - 0.9800665778412416 * t200;
+    let t582 = q[16] * t198;
     [
         [
             t0,
@@ -31259,8 +31242,7 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t562,
-            0.0,
+            t553,
             0.0,
             t224,
             t243,
@@ -31269,9 +31251,8 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t573,
-            t233,
-            t243,
+            t561,
+            t233 - 1.3333333333333333 * t243,
             t279,
             t295,
             0.0,
@@ -31279,10 +31260,9 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            0.0,
-            t362,
-            t387,
-            t412,
+            t353,
+            t378,
+            t403,
             0.0,
             0.0,
             0.0,
@@ -31291,24 +31271,24 @@ fn regressor_with_body(
             0.0,
             t121,
             t198,
+            t487,
             t496,
-            t505,
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
-            t526,
-            t538,
+            t517,
+            t529,
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
-            t549,
-            t526,
-            t532,
-            t538,
+            t540,
+            t517,
+            t523,
+            t529,
         ],
         [
             t1,
@@ -31321,8 +31301,7 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t563,
-            0.0,
+            t554,
             0.0,
             t225,
             t244,
@@ -31331,9 +31310,8 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t574,
-            t234,
-            t244,
+            t562,
+            t234 - 1.3333333333333333 * t244,
             t280,
             t296,
             0.0,
@@ -31341,26 +31319,25 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            0.0,
-            t363,
-            t388,
-            t413,
-            0.0,
+            t354,
+            t379,
+            t404,
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
-            t589,
-            t592,
-            t498,
-            t508,
+            0.0,
+            t577,
+            t580,
+            t489,
+            t499,
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
-            t527,
+            t518,
             t212,
             0.0,
             0.0,
@@ -31368,8 +31345,8 @@ fn regressor_with_body(
             0.0,
             0.0,
             t153,
-            t527,
-            t533,
+            t518,
+            t524,
             t212,
         ],
         [
@@ -31383,8 +31360,7 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t564,
-            0.0,
+            t555,
             0.0,
             t226,
             t245,
@@ -31393,9 +31369,8 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            t575,
-            t235,
-            t245,
+            t563,
+            t235 - 1.3333333333333333 * t245,
             t281,
             t297,
             0.0,
@@ -31403,36 +31378,35 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            0.0,
-            t364,
-            t389,
-            t414,
-            0.0,
+            t355,
+            t380,
+            t405,
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
-            t590,
-            t593,
-            t499,
-            t509,
+            0.0,
+            t578,
+            t581,
+            t490,
+            t500,
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
-            t528,
-            t539,
+            t519,
+            t530,
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
-            t550,
-            t528,
-            t534,
-            t539,
+            t541,
+            t519,
+            t525,
+            t530,
         ],
         [
             0.0,
@@ -31445,9 +31419,8 @@ fn regressor_with_body(
             t166,
             t114 - t165,
             t113,
-            0.9800665778412416 * t21 + 0.2 * t564 - t5 * t19 - 0.3 * t563,
-            0.9800665778412416 * t23 + t4 * t565 - t566,
-            t566 + t4 * t24 - 0.9800665778412416 * t170,
+            0.9800665778412416 * t21 + 0.2 * t555 - t5 * t19 - 0.3 * t554,
+            0.9800665778412416 * t171 + t4 * (t556 - t24) - 2.0 * t5 * t169,
             0.2 * t226 + 0.9800665778412416 * t227 + t4 * t40 + t5 * t228 - 0.3 * t225,
             0.9800665778412416 * t247 + t4 * t28 + t249 - t5 * t248,
             0.9800665778412416 * t253 + t4 * t179 + t5 * t254,
@@ -31455,46 +31428,46 @@ fn regressor_with_body(
             0.9800665778412416 * t260 + t4 * t261 + t5 * t262,
             0.9800665778412416 * t264 + t4 * t265 + t5 * t266,
             t5 * t268 + 0.9800665778412416 * t267 - t4 * t36,
-            0.2 * t575 + 0.9800665778412416 * t577 + t4 * t578 + t5 * t579 - 0.3 * t574,
-            0.2 * t235 + 0.9800665778412416 * t582 + t4 * t583 + t5 * t584 - 0.3 * t234,
-            t249 + t4 * t587 + t5 * t588 + 0.9800665778412416 * t586,
+            0.2 * t563 + 0.9800665778412416 * t565 + t4 * t566 + t5 * t567 - 0.3 * t562,
+            0.2 * t235 + 0.9800665778412416 * t570 + t4 * t571 + t5 * t572 - 0.3 * t234
+                - 1.3333333333333333
+                    * (t249 + t4 * t575 + t5 * t576 + 0.9800665778412416 * t574),
             0.2 * t281 + 0.9800665778412416 * t284 + t4 * t285 + t5 * t286 - 0.3 * t280,
             0.2 * t297 + 0.9800665778412416 * t300 + t4 * t301 + t5 * t302 - 0.3 * t296,
-            0.9800665778412416 * t310 + t4 * t313 + t5 * t314,
-            0.9800665778412416 * t320 + t4 * t321 + t5 * t322,
-            0.9800665778412416 * t327 + t4 * t328 + t5 * t329,
-            0.9800665778412416 * t335 + t4 * t336 + t5 * t337,
-            0.9800665778412416 * t342 + t4 * t343 + t5 * t344,
-            0.9800665778412416 * t347 + t4 * t348 + t5 * t349,
-            0.2 * t364 + 0.9800665778412416 * t372 + t4 * t373 + t5 * t374 - 0.3 * t363,
-            0.2 * t389 + 0.9800665778412416 * t397 + t4 * t398 + t5 * t399 - 0.3 * t388,
-            0.2 * t414 + 0.9800665778412416 * t422 + t4 * t423 + t5 * t424 - 0.3 * t413,
-            0.9800665778412416 * t437 + t4 * t438 + t5 * t439,
-            0.9800665778412416 * t448 + t4 * t449 + t5 * t450,
-            0.9800665778412416 * t460 + t4 * t461 + t5 * t462,
-            0.9800665778412416 * t471 + t4 * t472 + t5 * t473,
+            0.9800665778412416 * t308 + t4 * t310 + t5 * t311,
+            0.9800665778412416 * t317 + t4 * t318 + t5 * t319,
+            0.9800665778412416 * t323 + t4 * t324 + t5 * t325,
+            0.9800665778412416 * t331 + t4 * t332 + t5 * t333,
+            0.9800665778412416 * t338 + t4 * t339 + t5 * t340,
+            0.2 * t355 + 0.9800665778412416 * t363 + t4 * t364 + t5 * t365 - 0.3 * t354,
+            0.2 * t380 + 0.9800665778412416 * t388 + t4 * t389 + t5 * t390 - 0.3 * t379,
+            0.2 * t405 + 0.9800665778412416 * t413 + t4 * t414 + t5 * t415 - 0.3 * t404,
+            0.9800665778412416 * t428 + t4 * t429 + t5 * t430,
+            0.9800665778412416 * t439 + t4 * t440 + t5 * t441,
+            0.9800665778412416 * t451 + t4 * t452 + t5 * t453,
+            0.9800665778412416 * t462 + t4 * t463 + t5 * t464,
+            0.9800665778412416 * t473 + t4 * t474 + t5 * t475,
             0.9800665778412416 * t482 + t4 * t483 + t5 * t484,
-            0.9800665778412416 * t491 + t4 * t492 + t5 * t493,
-            q[16] * t122 + 0.05 * t589,
-            0.05 * t592 - q[16] * t200 - t120,
-            0.05 * t498 + q[16] * t207 - s_q17 * t500,
-            0.05 * t508 + t122 * c_q17 + q[16] * t506,
-            c_q17 * t129 - t513,
-            c_q17 * t516 - s_q17 * t208,
-            c_q17 * t206 - s_q17 * t519,
-            c_q17 * t522 + s_q17 * t203,
-            t513 + c_q17 * t157,
-            s_q18 * t139 + t529,
-            t540 - c_q18 * t139,
-            c_q18 * t541 + s_q18 * t542,
-            s_q18 * t160 - t543,
+            q[16] * t122 + 0.05 * t577,
+            0.05 * t580 - q[16] * t200 - t120,
+            0.05 * t489 + q[16] * t207 - s_q17 * t491,
+            0.05 * t499 + t122 * c_q17 + q[16] * t497,
+            c_q17 * t129 - t504,
+            c_q17 * t507 - s_q17 * t208,
+            c_q17 * t206 - s_q17 * t510,
+            c_q17 * t513 + s_q17 * t203,
+            t504 + c_q17 * t157,
+            s_q18 * t139 + t520,
+            t531 - c_q18 * t139,
+            c_q18 * t532 + s_q18 * t533,
+            s_q18 * t160 - t534,
             c_q18 * t211 + s_q18 * t218,
-            c_q18 * t546 + s_q18 * t210,
-            t543 + s_q18 * t145,
-            0.1 * (t153 - t550) - t153 * t551,
-            t529 + s_q18 * t153 - t527 * t551,
-            0.1 * (t533 - t534) - c_q18 * t555 - s_q18 * t152,
-            t540 - c_q18 * t557,
+            c_q18 * t537 + s_q18 * t210,
+            t534 + s_q18 * t145,
+            0.1 * (t153 - t541) - t153 * t542,
+            t520 + s_q18 * t153 - t518 * t542,
+            0.1 * (t524 - t525) - c_q18 * t546 - s_q18 * t152,
+            t531 - c_q18 * t548,
         ],
         [
             0.0,
@@ -31507,9 +31480,8 @@ fn regressor_with_body(
             t165 - t135,
             t136,
             -t134,
-            0.19866933079506122 * t21 + 0.3 * t562 - t8 * t19 - 0.1 * t564,
-            0.19866933079506122 * t23 + t6 * t565 - t567,
-            t567 + t6 * t24 - 0.19866933079506122 * t170,
+            0.19866933079506122 * t21 + 0.3 * t553 - t8 * t19 - 0.1 * t555,
+            0.19866933079506122 * t171 + t6 * (t556 - t24) - 2.0 * t8 * t169,
             0.3 * t224 + 0.19866933079506122 * t227 + t6 * t40 + t8 * t228 - 0.1 * t226,
             0.19866933079506122 * t247 + t6 * t28 + t250 - t8 * t248,
             0.19866933079506122 * t253 + t6 * t179 + t8 * t254,
@@ -31517,49 +31489,49 @@ fn regressor_with_body(
             0.19866933079506122 * t260 + t6 * t261 + t8 * t262,
             0.19866933079506122 * t264 + t6 * t265 + t8 * t266,
             t8 * t268 + 0.19866933079506122 * t267 - t6 * t36,
-            0.3 * t573 + 0.19866933079506122 * t577 + t6 * t578 + t8 * t579 - 0.1 * t575,
-            0.3 * t233 + 0.19866933079506122 * t582 + t6 * t583 + t8 * t584 - 0.1 * t235,
-            t250 + t6 * t587 + t8 * t588 + 0.19866933079506122 * t586,
+            0.3 * t561 + 0.19866933079506122 * t565 + t6 * t566 + t8 * t567 - 0.1 * t563,
+            0.3 * t233 + 0.19866933079506122 * t570 + t6 * t571 + t8 * t572 - 0.1 * t235
+                - 1.3333333333333333
+                    * (t250 + t6 * t575 + t8 * t576 + 0.19866933079506122 * t574),
             0.3 * t279 + 0.19866933079506122 * t284 + t6 * t285 + t8 * t286 - 0.1 * t281,
             0.3 * t295 + 0.19866933079506122 * t300 + t6 * t301 + t8 * t302 - 0.1 * t297,
-            0.19866933079506122 * t310 + t6 * t313 + t8 * t314,
-            0.19866933079506122 * t320 + t6 * t321 + t8 * t322,
-            0.19866933079506122 * t327 + t6 * t328 + t8 * t329,
-            0.19866933079506122 * t335 + t6 * t336 + t8 * t337,
-            0.19866933079506122 * t342 + t6 * t343 + t8 * t344,
-            0.19866933079506122 * t347 + t6 * t348 + t8 * t349,
-            0.3 * t362 + 0.19866933079506122 * t372 + t6 * t373 + t8 * t374 - 0.1 * t364,
-            0.3 * t387 + 0.19866933079506122 * t397 + t6 * t398 + t8 * t399 - 0.1 * t389,
-            0.3 * t412 + 0.19866933079506122 * t422 + t6 * t423 + t8 * t424 - 0.1 * t414,
-            0.19866933079506122 * t437 + t6 * t438 + t8 * t439,
-            0.19866933079506122 * t448 + t6 * t449 + t8 * t450,
-            0.19866933079506122 * t460 + t6 * t461 + t8 * t462,
-            0.19866933079506122 * t471 + t6 * t472 + t8 * t473,
+            0.19866933079506122 * t308 + t6 * t310 + t8 * t311,
+            0.19866933079506122 * t317 + t6 * t318 + t8 * t319,
+            0.19866933079506122 * t323 + t6 * t324 + t8 * t325,
+            0.19866933079506122 * t331 + t6 * t332 + t8 * t333,
+            0.19866933079506122 * t338 + t6 * t339 + t8 * t340,
+            0.3 * t353 + 0.19866933079506122 * t363 + t6 * t364 + t8 * t365 - 0.1 * t355,
+            0.3 * t378 + 0.19866933079506122 * t388 + t6 * t389 + t8 * t390 - 0.1 * t380,
+            0.3 * t403 + 0.19866933079506122 * t413 + t6 * t414 + t8 * t415 - 0.1 * t405,
+            0.19866933079506122 * t428 + t6 * t429 + t8 * t430,
+            0.19866933079506122 * t439 + t6 * t440 + t8 * t441,
+            0.19866933079506122 * t451 + t6 * t452 + t8 * t453,
+            0.19866933079506122 * t462 + t6 * t463 + t8 * t464,
+            0.19866933079506122 * t473 + t6 * t474 + t8 * t475,
             0.19866933079506122 * t482 + t6 * t483 + t8 * t484,
-            0.19866933079506122 * t491 + t6 * t492 + t8 * t493,
-            0.19866933079506122 * t591 - 0.05 * t121 - t106 * t590,
-            0.9800665778412416 * t121 + 0.19866933079506122 * t594 - 0.05 * t198
-                - t106 * t593,
-            0.9800665778412416 * t501 - 0.05 * t496 - 0.19866933079506122 * t502
-                - t106 * t499,
-            0.9800665778412416 * t510 - 0.05 * t505 - 0.19866933079506122 * t512
-                - t106 * t509,
-            0.19866933079506122 * t202 + 0.9800665778412416 * t515,
-            0.9800665778412416 * t517 - 0.19866933079506122 * t518,
-            0.9800665778412416 * t520 - 0.19866933079506122 * t521,
-            0.9800665778412416 * t523 - 0.19866933079506122 * t205,
-            0.9800665778412416 * t524 - 0.19866933079506122 * t128,
-            t149 - 0.1 * t526,
-            t141 - 0.1 * t538,
+            0.19866933079506122 * t579 - 0.05 * t121 - t106 * t578,
+            0.9800665778412416 * t121 + 0.19866933079506122 * t582 - 0.05 * t198
+                - t106 * t581,
+            0.9800665778412416 * t492 - 0.05 * t487 - 0.19866933079506122 * t493
+                - t106 * t490,
+            0.9800665778412416 * t501 - 0.05 * t496 - 0.19866933079506122 * t503
+                - t106 * t500,
+            0.19866933079506122 * t202 + 0.9800665778412416 * t506,
+            0.9800665778412416 * t508 - 0.19866933079506122 * t509,
+            0.9800665778412416 * t511 - 0.19866933079506122 * t512,
+            0.9800665778412416 * t514 - 0.19866933079506122 * t205,
+            0.9800665778412416 * t515 - 0.19866933079506122 * t128,
+            t149 - 0.1 * t517,
+            t141 - 0.1 * t529,
             t214,
             t143,
-            t545,
-            t547,
-            t548,
-            t552 - 0.1 * t549,
-            t554 - 0.1 * t526,
-            t556 - 0.1 * t532,
-            t558 - 0.1 * t538,
+            t536,
+            t538,
+            t539,
+            t543 - 0.1 * t540,
+            t545 - 0.1 * t517,
+            t547 - 0.1 * t523,
+            t549 - 0.1 * t529,
         ],
         [
             0.0,
@@ -31572,9 +31544,8 @@ fn regressor_with_body(
             t115,
             t137,
             qdd[5],
-            0.1 * t563 - t10 * t19 - 0.2 * t562,
-            t9 * t565 - t568,
-            t568 + t9 * t24,
+            0.1 * t554 - t10 * t19 - 0.2 * t553,
+            t9 * (t556 - t24) - 2.0 * t10 * t169,
             0.1 * t225 + t9 * t40 + t10 * t228 - 0.2 * t224,
             t9 * t28 + t251 - t10 * t248,
             t9 * t179 + t10 * t254,
@@ -31582,46 +31553,45 @@ fn regressor_with_body(
             t9 * t261 + t10 * t262,
             t9 * t265 + t10 * t266,
             t10 * t268 - t9 * t36,
-            0.1 * t574 + t9 * t578 + t10 * t579 - 0.2 * t573,
-            0.1 * t234 + t9 * t583 + t10 * t584 - 0.2 * t233,
-            t251 + t9 * t587 + t10 * t588,
+            0.1 * t562 + t9 * t566 + t10 * t567 - 0.2 * t561,
+            0.1 * t234 + t9 * t571 + t10 * t572 - 0.2 * t233
+                - 1.3333333333333333 * (t251 + t9 * t575 + t10 * t576),
             0.1 * t280 + t9 * t285 + t10 * t286 - 0.2 * t279,
             0.1 * t296 + t9 * t301 + t10 * t302 - 0.2 * t295,
-            t9 * t313 + t10 * t314,
-            t9 * t321 + t10 * t322,
-            t9 * t328 + t10 * t329,
-            t9 * t336 + t10 * t337,
-            t9 * t343 + t10 * t344,
-            t9 * t348 + t10 * t349,
-            0.1 * t363 + t9 * t373 + t10 * t374 - 0.2 * t362,
-            0.1 * t388 + t9 * t398 + t10 * t399 - 0.2 * t387,
-            0.1 * t413 + t9 * t423 + t10 * t424 - 0.2 * t412,
-            t9 * t438 + t10 * t439,
-            t9 * t449 + t10 * t450,
-            t9 * t461 + t10 * t462,
-            t9 * t472 + t10 * t473,
+            t9 * t310 + t10 * t311,
+            t9 * t318 + t10 * t319,
+            t9 * t324 + t10 * t325,
+            t9 * t332 + t10 * t333,
+            t9 * t339 + t10 * t340,
+            0.1 * t354 + t9 * t364 + t10 * t365 - 0.2 * t353,
+            0.1 * t379 + t9 * t389 + t10 * t390 - 0.2 * t378,
+            0.1 * t404 + t9 * t414 + t10 * t415 - 0.2 * t403,
+            t9 * t429 + t10 * t430,
+            t9 * t440 + t10 * t441,
+            t9 * t452 + t10 * t453,
+            t9 * t463 + t10 * t464,
+            t9 * t474 + t10 * t475,
             t9 * t483 + t10 * t484,
-            t9 * t492 + t10 * t493,
-            t106 * t589 - 0.9800665778412416 * t591,
-            0.19866933079506122 * t121 + t106 * t592 - 0.9800665778412416 * t594,
-            0.19866933079506122 * t501 + 0.9800665778412416 * t502 + t106 * t498,
-            0.19866933079506122 * t510 + 0.9800665778412416 * t512 + t106 * t508,
-            0.19866933079506122 * t515 - 0.9800665778412416 * t202,
-            0.19866933079506122 * t517 + 0.9800665778412416 * t518,
-            0.19866933079506122 * t520 + 0.9800665778412416 * t521,
-            0.9800665778412416 * t205 + 0.19866933079506122 * t523,
-            0.9800665778412416 * t128 + 0.19866933079506122 * t524,
-            0.1 * t526 + c_q18 * t139,
-            0.1 * t538 + s_q18 * t139,
-            c_q18 * t542 - s_q18 * t541,
-            c_q18 * t160 + t544,
+            t106 * t577 - 0.9800665778412416 * t579,
+            0.19866933079506122 * t121 + t106 * t580 - 0.9800665778412416 * t582,
+            0.19866933079506122 * t492 + 0.9800665778412416 * t493 + t106 * t489,
+            0.19866933079506122 * t501 + 0.9800665778412416 * t503 + t106 * t499,
+            0.19866933079506122 * t506 - 0.9800665778412416 * t202,
+            0.19866933079506122 * t508 + 0.9800665778412416 * t509,
+            0.19866933079506122 * t511 + 0.9800665778412416 * t512,
+            0.9800665778412416 * t205 + 0.19866933079506122 * t514,
+            0.9800665778412416 * t128 + 0.19866933079506122 * t515,
+            0.1 * t517 + c_q18 * t139,
+            0.1 * t529 + s_q18 * t139,
+            c_q18 * t533 - s_q18 * t532,
+            c_q18 * t160 + t535,
             c_q18 * t218 - s_q18 * t211,
-            c_q18 * t210 - s_q18 * t546,
-            c_q18 * t145 - t544,
-            0.1 * t549 + t153 * t553,
-            0.1 * t526 + t527 * t553 + c_q18 * t153,
-            0.1 * t532 + s_q18 * t555 - c_q18 * t152,
-            0.1 * t538 + s_q18 * t557,
+            c_q18 * t210 - s_q18 * t537,
+            c_q18 * t145 - t535,
+            0.1 * t540 + t153 * t544,
+            0.1 * t517 + t518 * t544 + c_q18 * t153,
+            0.1 * t523 + s_q18 * t546 - c_q18 * t152,
+            0.1 * t529 + s_q18 * t548,
         ],
         [
             0.0,
@@ -31635,8 +31605,7 @@ fn regressor_with_body(
             0.0,
             0.0,
             t21,
-            t23,
-            -t170,
+            t171,
             t227,
             t247,
             t253,
@@ -31644,26 +31613,24 @@ fn regressor_with_body(
             t260,
             t264,
             t267,
-            t577,
-            t582,
-            t586,
+            t565,
+            t570 - 1.3333333333333333 * t574,
             t284,
             t300,
-            t310,
-            t320,
-            t327,
-            t335,
-            t342,
-            t347,
-            t372,
-            t397,
-            t422,
-            t437,
-            t448,
-            t460,
-            t471,
+            t308,
+            t317,
+            t323,
+            t331,
+            t338,
+            t363,
+            t388,
+            t413,
+            t428,
+            t439,
+            t451,
+            t462,
+            t473,
             t482,
-            t491,
             0.0,
             0.0,
             0.0,
@@ -31686,7 +31653,6 @@ fn regressor_with_body(
             0.0,
         ],
         [
-            0.0,
             0.0,
             0.0,
             0.0,
@@ -31706,26 +31672,24 @@ fn regressor_with_body(
             t261,
             t265,
             -t36,
-            t578,
-            t583,
-            t587,
+            t566,
+            t571 - 1.3333333333333333 * t575,
             t285,
             t301,
-            t313,
-            t321,
-            t328,
-            t336,
-            t343,
-            t348,
-            t373,
-            t398,
-            t423,
-            t438,
-            t449,
-            t461,
-            t472,
+            t310,
+            t318,
+            t324,
+            t332,
+            t339,
+            t364,
+            t389,
+            t414,
+            t429,
+            t440,
+            t452,
+            t463,
+            t474,
             t483,
-            t492,
             0.0,
             0.0,
             0.0,
@@ -31748,7 +31712,6 @@ fn regressor_with_body(
             0.0,
         ],
         [
-            0.0,
             0.0,
             0.0,
             0.0,
@@ -31769,8 +31732,8 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.5999999999999999 * t39 - 0.8 * t41,
-            0.5999999999999999 * t231 - 0.8 * t229,
-            0.5999999999999999 * t177 - 0.8 * t239,
+            0.5999999999999999 * t231 - 0.8 * t229
+                - 1.3333333333333333 * (0.5999999999999999 * t177 - 0.8 * t239),
             0.5999999999999999 * t277 - 0.8 * t275,
             0.5999999999999999 * t293 - 0.8 * t291,
             0.0,
@@ -31778,10 +31741,9 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            0.0,
-            0.5999999999999999 * t360 - 0.8 * t358,
-            0.5999999999999999 * t385 - 0.8 * t383,
-            0.5999999999999999 * t410 - 0.8 * t408,
+            0.5999999999999999 * t351 - 0.8 * t349,
+            0.5999999999999999 * t376 - 0.8 * t374,
+            0.5999999999999999 * t401 - 0.8 * t399,
             0.0,
             0.0,
             0.0,
@@ -31810,8 +31772,6 @@ fn regressor_with_body(
             0.0,
         ],
         [
-            0.0,
-            0.0,
             0.0,
             0.0,
             0.0,
@@ -31836,20 +31796,19 @@ fn regressor_with_body(
             -0.5999999999999999 * t51 - 0.8 * t50,
             -0.8 * t93,
             0.5999999999999999 * t89 + 0.8 * t154,
-            0.5999999999999999 * t185 - 0.8 * t316,
+            0.5999999999999999 * t185 - 0.8 * t313,
             0.5999999999999999 * t57 - 0.8 * t154,
-            0.5999999999999999 * t330 - 0.8 * t331,
+            0.5999999999999999 * t326 - 0.8 * t327,
             -0.5999999999999999 * t181 - 0.8 * t182,
-            -0.8 * t58 - 0.5999999999999999 * t89,
-            0.5999999999999999 * t367 - 0.8 * t368,
-            0.5999999999999999 * t392 - 0.8 * t393,
-            0.5999999999999999 * t417 - 0.8 * t418,
-            0.5999999999999999 * t430 - 0.8 * t433,
-            0.5999999999999999 * t443 - 0.8 * t444,
-            0.5999999999999999 * t454 - 0.8 * t456,
-            0.5999999999999999 * t466 - 0.8 * t467,
+            0.5999999999999999 * t358 - 0.8 * t359,
+            0.5999999999999999 * t383 - 0.8 * t384,
+            0.5999999999999999 * t408 - 0.8 * t409,
+            0.5999999999999999 * t421 - 0.8 * t424,
+            0.5999999999999999 * t434 - 0.8 * t435,
+            0.5999999999999999 * t445 - 0.8 * t447,
+            0.5999999999999999 * t457 - 0.8 * t458,
+            0.5999999999999999 * t468 - 0.8 * t469,
             0.5999999999999999 * t477 - 0.8 * t478,
-            0.5999999999999999 * t486 - 0.8 * t487,
             0.0,
             0.0,
             0.0,
@@ -31872,9 +31831,6 @@ fn regressor_with_body(
             0.0,
         ],
         [
-            0.0,
-            0.0,
-            0.0,
             0.0,
             0.0,
             0.0,
@@ -31905,12 +31861,12 @@ fn regressor_with_body(
             0.0,
             0.0,
             t99,
-            t415,
+            t406,
             t103,
-            t440,
+            t431,
             -t191,
             t194,
-            t474,
+            t465,
             t191,
             0.0,
             0.0,
@@ -31962,17 +31918,14 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            0.0,
-            0.0,
-            0.0,
-            t365,
+            t356,
             0.0,
             t97,
             t190,
             t197,
             t104,
-            t463,
-            t475,
+            t454,
+            t466,
             -t190,
             0.0,
             0.0,
@@ -32024,16 +31977,13 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            0.0,
-            0.0,
-            0.0,
             t98,
-            t390,
+            t381,
             0.0,
             -t189,
-            t441,
+            t432,
             t189,
-            t464,
+            t455,
             t193,
             t105,
             0.0,
@@ -32095,13 +32045,10 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            0.0,
-            0.0,
-            0.0,
             t121,
             t198,
+            t487,
             t496,
-            t505,
             0.0,
             0.0,
             0.0,
@@ -32120,9 +32067,6 @@ fn regressor_with_body(
             0.0,
         ],
         [
-            0.0,
-            0.0,
-            0.0,
             0.0,
             0.0,
             0.0,
@@ -32162,8 +32106,8 @@ fn regressor_with_body(
             0.0,
             t120,
             t199,
-            t497,
-            t507,
+            t488,
+            t498,
             0.0,
             0.0,
             0.0,
@@ -32182,9 +32126,6 @@ fn regressor_with_body(
             0.0,
         ],
         [
-            0.0,
-            0.0,
-            0.0,
             0.0,
             0.0,
             0.0,
@@ -32225,10 +32166,10 @@ fn regressor_with_body(
             0.0,
             0.0,
             t126,
-            t511,
+            t502,
             -t202,
-            t518,
-            t521,
+            t509,
+            t512,
             t205,
             t128,
             0.0,
@@ -32290,20 +32231,17 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            0.0,
-            0.0,
-            0.0,
             t149,
             t141,
             t214,
             t143,
+            t536,
+            t538,
+            t539,
+            t543,
             t545,
             t547,
-            t548,
-            t552,
-            t554,
-            t556,
-            t558,
+            t549,
         ],
         [
             0.0,
@@ -32359,19 +32297,16 @@ fn regressor_with_body(
             0.0,
             0.0,
             0.0,
-            0.0,
-            0.0,
-            0.0,
             t150,
-            t541,
-            t530,
-            t536,
+            t532,
+            t521,
+            t527,
         ],
     ]
 }
 
 /// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 710, add: 586, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 707, add: 583, div: 0, sqrt: 0, sin: 5, cos: 5, exp: 0 };
 
 /// The joint forces written in the base parameters: `Y_b β` for the given `beta`
 /// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
@@ -32646,149 +32581,150 @@ fn base_inverse_dynamics_with_body(
     let t182 = qd[3] * beta[4] + qd[4] * beta[5] + qd[5] * beta[7];
     let t183 = qd[3] * beta[5] + qd[4] * beta[6] + qd[5] * beta[8];
     let t184 = qd[3] * beta[7] + qd[4] * beta[8] + qd[5] * beta[9];
-    let t185 = t19 * beta[15] + t18 * beta[17];
-    let t186 = t17 * beta[15] + t19 * beta[16] + t18 * beta[18];
-    let t187 = t17 * beta[17] + t19 * beta[18] + t18 * beta[19];
-    let t188 = t28 * beta[25] + t32 * beta[26] + t33 * beta[28];
-    let t189 = t28 * beta[26] + t32 * beta[27] + t33 * beta[29];
-    let t190 = t28 * beta[28] + t32 * beta[29] + t33 * beta[30];
-    let t191 = t72 * beta[34] + t73 * beta[35] + t74 * beta[37];
-    let t192 = t72 * beta[35] + t73 * beta[36] + t74 * beta[38];
-    let t193 = t72 * beta[37] + t73 * beta[38] + t74 * beta[39];
-    let t194 = t84 * beta[44] + t85 * beta[45] + t86 * beta[46];
-    let t195 = t84 * beta[45] + t86 * beta[47];
-    let t196 = t84 * beta[46] + t85 * beta[47] + t86 * beta[48];
-    let t197 = t96 * beta[51] + t92 * beta[53];
-    let t198 = t91 * beta[51] + t96 * beta[52] + t92 * beta[54];
-    let t199 = t91 * beta[53] + t96 * beta[54] + t92 * beta[55];
-    let t200 = (t158 - t77) * beta[32] + (t76 + t159) * beta[33]
-        - (t156 + t157) * beta[31];
-    let t201 = (t77 + t158) * beta[31] + (t160 - t75) * beta[33]
-        - (t155 + t157) * beta[32];
-    let t202 = (t159 - t76) * beta[31] + (t75 + t160) * beta[32]
-        - (t155 + t156) * beta[33];
-    let t203 = t75 * beta[34] + t76 * beta[35] + t77 * beta[37] + t73 * t193
-        + t154 * beta[32] - t74 * t192 - t153 * beta[33];
-    let t204 = t75 * beta[35] + t76 * beta[36] + t77 * beta[38] + t74 * t191
-        + t152 * beta[33] - t72 * t193 - t154 * beta[31];
-    let t205 = t75 * beta[37] + t76 * beta[38] + t77 * beta[39] + t72 * t192
-        + t153 * beta[31] - t73 * t191 - t152 * beta[32];
-    let t206 = (t167 - t88) * beta[43] - (t102 + t85 * t85) * beta[42];
-    let t207 = (t88 + t167) * beta[42] - (t102 + t84 * t84) * beta[43];
-    let t208 = t89 * beta[44] + t90 * beta[45] + t88 * beta[46] + t85 * t196
-        + t166 * beta[43] - t86 * t195;
-    let t209 = t89 * beta[45] + t88 * beta[47] + t86 * t194 - t84 * t196
-        - t166 * beta[42];
-    let t210 = t89 * beta[46] + t90 * beta[47] + t88 * beta[48] + t84 * t195
-        + (c_q17 * t164 - s_q17 * t165) * beta[42]
-        - (c_q17 * t165 + s_q17 * t164) * beta[43] - t85 * t194;
-    let t211 = t180 * beta[56] + (t107 - t99) * beta[58] + t174 * beta[59]
-        - t173 * beta[57];
-    let t212 = t181 * beta[56] + t175 * beta[57] + t176 * beta[59]
-        - (t105 + t110) * beta[58];
-    let t213 = t178 * beta[59] - t179 * beta[56] - t177 * beta[57]
-        - (t98 + t104) * beta[58];
-    let t214 = t174 * beta[50] + t211 - t173 * beta[49];
-    let t215 = t212 + t175 * beta[49] + t176 * beta[50];
-    let t216 = t177 * beta[49] - t178 * beta[50] - t213;
-    let t217 = t98 * beta[53] + t97 * beta[54] + t99 * beta[55] + t91 * t198
-        + t169 * beta[49] + t181 * beta[57] - t96 * t197 - t180 * beta[58];
-    let t218 = t97 * beta[51] + t99 * beta[53] + t96 * t199 + t179 * beta[58]
-        - t92 * t198 - t169 * beta[50] - t181 * beta[59] - t100 * t212;
-    let t219 = t171 * beta[50] + t180 * beta[59] + t100 * t211 + t98 * beta[51]
-        + t97 * beta[52] + t99 * beta[54] + t92 * t197 - t91 * t199 - t172 * beta[49]
-        - t179 * beta[57];
-    let t220 = c_q18 * t214 + s_q18 * t216;
-    let t221 = c_q18 * t216 - s_q18 * t214;
-    let t222 = t165 * beta[40] + (t81 + qd[3] * t80) * beta[41] + c_q17 * t206
-        - s_q17 * t207;
-    let t223 = t164 * beta[40] + (t163 - qdd[3]) * beta[41] + s_q17 * t206
-        + c_q17 * t207;
-    let t224 = t166 * beta[40] + (t84 * t86 - t90) * beta[42]
-        + (t89 + t85 * t86) * beta[43] - (t95 + t79 * t79) * beta[41];
-    let t225 = t165 * beta[41] + s_q17 * t208 + c_q17 * t209;
-    let t226 = t210 - q[16] * t222;
-    let t227 = 0.9800665778412416 * t223 - 0.19866933079506124 * t224;
-    let t228 = 0.19866933079506122 * t223 + 0.9800665778412416 * t224;
-    let t229 = t58 * t202 + t56 * t200 + t57 * t201;
-    let t230 = t61 * t202 + t59 * t200 + t60 * t201;
-    let t231 = (t101 - t37) * beta[24] + t229 - (t71 + t148) * beta[23];
-    let t232 = (t37 + t101) * beta[23] + t230 - (t70 + t148) * beta[24];
-    let t233 = (t68 - t36) * beta[23] + (t34 + t69) * beta[24] + t62 * t200 + t63 * t201
-        + t64 * t202;
-    let t234 = t34 * beta[28] + t36 * beta[29] + t37 * beta[30] + t28 * t189
-        + t146 * beta[23] + t62 * t203 + t63 * t204 + t64 * t205 - t32 * t188
-        - t144 * beta[24];
-    let t235 = t34 * beta[25] + t36 * beta[26] + t37 * beta[28] + t32 * t190
-        + t147 * beta[24] + t56 * t203 + t57 * t204 + t58 * t205 + 0.25 * t230
+    let t185 = t19 * beta[14] + t18 * beta[16];
+    let t186 = t17 * beta[14] + t19 * beta[15] + t18 * beta[17];
+    let t187 = t17 * beta[16] + t19 * beta[17] + t18 * beta[18];
+    let t188 = t28 * beta[23] + t32 * beta[24] + t33 * beta[26];
+    let t189 = t28 * beta[24] + t32 * beta[25] + t33 * beta[27];
+    let t190 = t28 * beta[26] + t32 * beta[27];
+    let t191 = t72 * beta[31] + t73 * beta[32] + t74 * beta[34];
+    let t192 = t72 * beta[32] + t73 * beta[33] + t74 * beta[35];
+    let t193 = t72 * beta[34] + t73 * beta[35] + t74 * beta[36];
+    let t194 = t84 * beta[41] + t85 * beta[42] + t86 * beta[43];
+    let t195 = t84 * beta[42] + t86 * beta[44];
+    let t196 = t84 * beta[43] + t85 * beta[44] + t86 * beta[45];
+    let t197 = t96 * beta[48] + t92 * beta[50];
+    let t198 = t91 * beta[48] + t96 * beta[49] + t92 * beta[51];
+    let t199 = t91 * beta[50] + t96 * beta[51] + t92 * beta[52];
+    let t200 = t141 * beta[20];
+    let t201 = (t158 - t77) * beta[29] + (t76 + t159) * beta[30]
+        - (t156 + t157) * beta[28];
+    let t202 = (t77 + t158) * beta[28] + (t160 - t75) * beta[30]
+        - (t155 + t157) * beta[29];
+    let t203 = (t159 - t76) * beta[28] + (t75 + t160) * beta[29]
+        - (t155 + t156) * beta[30];
+    let t204 = t75 * beta[31] + t76 * beta[32] + t77 * beta[34] + t73 * t193
+        + t154 * beta[29] - t74 * t192 - t153 * beta[30];
+    let t205 = t75 * beta[32] + t76 * beta[33] + t77 * beta[35] + t74 * t191
+        + t152 * beta[30] - t72 * t193 - t154 * beta[28];
+    let t206 = t75 * beta[34] + t76 * beta[35] + t77 * beta[36] + t72 * t192
+        + t153 * beta[28] - t73 * t191 - t152 * beta[29];
+    let t207 = (t167 - t88) * beta[40] - (t102 + t85 * t85) * beta[39];
+    let t208 = (t88 + t167) * beta[39] - (t102 + t84 * t84) * beta[40];
+    let t209 = t89 * beta[41] + t90 * beta[42] + t88 * beta[43] + t85 * t196
+        + t166 * beta[40] - t86 * t195;
+    let t210 = t89 * beta[42] + t88 * beta[44] + t86 * t194 - t84 * t196
+        - t166 * beta[39];
+    let t211 = t89 * beta[43] + t90 * beta[44] + t88 * beta[45] + t84 * t195
+        + (c_q17 * t164 - s_q17 * t165) * beta[39]
+        - (c_q17 * t165 + s_q17 * t164) * beta[40] - t85 * t194;
+    let t212 = t180 * beta[53] + (t107 - t99) * beta[55] + t174 * beta[56]
+        - t173 * beta[54];
+    let t213 = t181 * beta[53] + t175 * beta[54] + t176 * beta[56]
+        - (t105 + t110) * beta[55];
+    let t214 = t178 * beta[56] - t179 * beta[53] - t177 * beta[54]
+        - (t98 + t104) * beta[55];
+    let t215 = t174 * beta[47] + t212 - t173 * beta[46];
+    let t216 = t213 + t175 * beta[46] + t176 * beta[47];
+    let t217 = t177 * beta[46] - t178 * beta[47] - t214;
+    let t218 = t98 * beta[50] + t97 * beta[51] + t99 * beta[52] + t91 * t198
+        + t169 * beta[46] + t181 * beta[54] - t96 * t197 - t180 * beta[55];
+    let t219 = t97 * beta[48] + t99 * beta[50] + t96 * t199 + t179 * beta[55]
+        - t92 * t198 - t169 * beta[47] - t181 * beta[56] - t100 * t213;
+    let t220 = t171 * beta[47] + t180 * beta[56] + t100 * t212 + t98 * beta[48]
+        + t97 * beta[49] + t99 * beta[51] + t92 * t197 - t91 * t199 - t172 * beta[46]
+        - t179 * beta[54];
+    let t221 = c_q18 * t215 + s_q18 * t217;
+    let t222 = c_q18 * t217 - s_q18 * t215;
+    let t223 = t165 * beta[37] + (t81 + qd[3] * t80) * beta[38] + c_q17 * t207
+        - s_q17 * t208;
+    let t224 = t164 * beta[37] + (t163 - qdd[3]) * beta[38] + s_q17 * t207
+        + c_q17 * t208;
+    let t225 = t166 * beta[37] + (t84 * t86 - t90) * beta[39]
+        + (t89 + t85 * t86) * beta[40] - (t95 + t79 * t79) * beta[38];
+    let t226 = t165 * beta[38] + s_q17 * t209 + c_q17 * t210;
+    let t227 = t211 - q[16] * t223;
+    let t228 = 0.9800665778412416 * t224 - 0.19866933079506124 * t225;
+    let t229 = 0.19866933079506122 * t224 + 0.9800665778412416 * t225;
+    let t230 = t58 * t203 + t56 * t201 + t57 * t202;
+    let t231 = t61 * t203 + t59 * t201 + t60 * t202;
+    let t232 = (t101 - t37) * beta[22] + t230 - (t71 + t148) * beta[21];
+    let t233 = (t37 + t101) * beta[21] + t231 - (t70 + t148) * beta[22];
+    let t234 = (t68 - t36) * beta[21] + (t34 + t69) * beta[22] + t62 * t201 + t63 * t202
+        + t64 * t203;
+    let t235 = t34 * beta[26] + t36 * beta[27] + t28 * t189 + t146 * beta[21]
+        + t62 * t204 + t63 * t205 + t64 * t206 - t32 * t188 - t144 * beta[22];
+    let t236 = t34 * beta[23] + t36 * beta[24] + t37 * beta[26] + t32 * t190
+        + t147 * beta[22] + t56 * t204 + t57 * t205 + t58 * t206 + 0.25 * t231
         - t33 * t189;
-    let t236 = t34 * beta[26] + t36 * beta[27] + t37 * beta[29] + t33 * t188 + t59 * t203
-        + t60 * t204 + t61 * t205 - t28 * t190 - t147 * beta[23] - 0.25 * t229;
-    let t237 = s_q10 * t231;
-    let t238 = s_q10 * t235;
-    let t239 = t141 * beta[20] + t135 * beta[21] + t136 * beta[22] + c_q10 * t231
-        + s_q10 * (0.8 * t232 + 0.5999999999999999 * t233);
-    let t240 = t26 * t232 + t142 * beta[20] + t138 * beta[22] - t137 * beta[21]
-        - 0.4799999999999999 * t25 * t233 - 0.8 * t237;
-    let t241 = t27 * t233 + t143 * beta[20] + t139 * beta[21] - t140 * beta[22]
-        - 0.4799999999999999 * t25 * t232 - 0.5999999999999999 * t237;
-    let t242 = t136 * beta[14] + t239 - (t109 + t132) * beta[13];
-    let t243 = (t134 - t20) * beta[13] + t241 - t140 * beta[14];
-    let t244 = t20 * beta[15] + t22 * beta[17] + t19 * t187 + t143 * beta[21]
-        + c_q10 * t235 + 0.8 * s_q10 * t236
-        + 0.5999999999999999 * (s_q10 * t234 + q[9] * t241) - t18 * t186
-        - t125 * beta[14] - t142 * beta[22] - t23 * t240;
-    let t245 = t26 * t236 + t23 * t239 + t21 * beta[15] + t20 * beta[16] + t22 * beta[18]
-        + t18 * t185 + t129 * beta[14] + t141 * beta[22] - 0.8 * t238
-        - 0.4799999999999999 * t25 * t234 - t17 * t187 - t130 * beta[13];
-    let t246 = t21 * beta[17] + t20 * beta[18] + t22 * beta[19] + t17 * t186
-        + t125 * beta[13] + t27 * t234 - t19 * t185 - t141 * beta[21]
-        - 0.5999999999999999 * (t238 + q[9] * t239) - 0.4799999999999999 * t25 * t236;
-    let t247 = (t127 - t16) * beta[10] + c_q8 * t242 + s_q8 * t243;
-    let t248 = (t22 + t133) * beta[13] + t138 * beta[14] + t240
+    let t237 = t34 * beta[24] + t36 * beta[25] + t37 * beta[27] + t33 * t188 + t59 * t204
+        + t60 * t205 + t61 * t206 - t28 * t190 - t147 * beta[21] - 0.25 * t230;
+    let t238 = s_q10 * t232;
+    let t239 = s_q10 * t236;
+    let t240 = t141 * beta[19] + c_q10 * t232
+        + s_q10 * (0.8 * t233 + 0.5999999999999999 * t234)
+        + beta[20] * (t135 - 1.3333333333333333 * t136);
+    let t241 = t26 * t233 + t142 * beta[19]
+        + beta[20] * (-1.3333333333333333 * t138 - t137)
+        - 0.4799999999999999 * t25 * t234 - 0.8 * t238;
+    let t242 = t27 * t234 + t143 * beta[19]
+        + beta[20] * (t139 + 1.3333333333333333 * t140) - 0.4799999999999999 * t25 * t233
+        - 0.5999999999999999 * t238;
+    let t243 = t136 * beta[13] + t240 - (t109 + t132) * beta[12];
+    let t244 = (t134 - t20) * beta[12] + t242 - t140 * beta[13];
+    let t245 = t20 * beta[14] + t22 * beta[16] + t19 * t187 + c_q10 * t236
+        + 0.8 * s_q10 * t237 + 0.5999999999999999 * (s_q10 * t235 + q[9] * t242)
+        + beta[20] * (t143 + 1.3333333333333333 * t142) - t18 * t186 - t125 * beta[13]
+        - t23 * t241;
+    let t246 = t26 * t237 + t23 * t240 + t21 * beta[14] + t20 * beta[15] + t22 * beta[17]
+        + t18 * t185 + t129 * beta[13] - 1.3333333333333333 * t200 - 0.8 * t239
+        - 0.4799999999999999 * t25 * t235 - t17 * t187 - t130 * beta[12];
+    let t247 = t21 * beta[16] + t20 * beta[17] + t22 * beta[18] + t17 * t186
+        + t125 * beta[12] + t27 * t235 - t19 * t185 - t200
+        - 0.5999999999999999 * (t239 + q[9] * t240) - 0.4799999999999999 * t25 * t237;
+    let t248 = (t127 - t16) * beta[10] + c_q8 * t243 + s_q8 * t244;
+    let t249 = (t22 + t133) * beta[12] + t138 * beta[13] + t241
         - (t13 * t13 + t12 * t12) * beta[10];
-    let t249 = (t14 + t128) * beta[10] + c_q8 * t243 - s_q8 * t242;
-    let t250 = t14 * beta[11] + t126 * beta[10] + c_q8 * t244 + s_q8 * t246
-        - t128 * beta[12];
-    let t251 = t15 * beta[12] + t12 * t13 * beta[11] + t245;
-    let t252 = c_q8 * t246 + t127 * (beta[12] - beta[11]) - t124 * beta[10]
-        - s_q8 * t244;
-    let t253 = t5 * t249 + 0.9800665778412416 * t247 + t4 * t248;
-    let t254 = t8 * t249 + 0.19866933079506122 * t247 + t6 * t248;
-    let t255 = t9 * t248 + t10 * t249;
+    let t250 = (t14 + t128) * beta[10] + c_q8 * t244 - s_q8 * t243;
+    let t251 = t126 * beta[10] + c_q8 * t245 + s_q8 * t247 + beta[11] * (t14 + t128);
+    let t252 = t246 + beta[11] * (t12 * t13 - t15);
+    let t253 = c_q8 * t247 - 2.0 * t127 * beta[11] - t124 * beta[10] - s_q8 * t245;
+    let t254 = t5 * t250 + 0.9800665778412416 * t248 + t4 * t249;
+    let t255 = t8 * t250 + 0.19866933079506122 * t248 + t6 * t249;
+    let t256 = t9 * t249 + t10 * t250;
     [
-        t0 * beta[0] + t113 * beta[2] + t114 * beta[3] + t220 + t222 + t253
+        t0 * beta[0] + t113 * beta[2] + t114 * beta[3] + t221 + t223 + t254
             - t112 * beta[1],
-        t1 * beta[0] + t115 * beta[1] + t117 * beta[3] + t215 + t227 + t254
+        t1 * beta[0] + t115 * beta[1] + t117 * beta[3] + t216 + t228 + t255
             - t116 * beta[2],
-        t2 * beta[0] + t118 * beta[1] + t119 * beta[2] + t221 + t228 + t255
+        t2 * beta[0] + t118 * beta[1] + t119 * beta[2] + t222 + t229 + t256
             - t120 * beta[3],
         qdd[3] * beta[4] + qdd[4] * beta[5] + qdd[5] * beta[7] + qd[4] * t184
-            + t2 * beta[2] + c_q18 * t218 + s_q18 * t217 + c_q17 * t208 + q[16] * t224
-            + t4 * t251 + t5 * t252 + 0.1 * (t215 - t221) + 0.05 * t227
-            + 0.9800665778412416 * t250 + 0.2 * t255 - qd[5] * t183 - t1 * beta[3]
-            - t164 * beta[41] - s_q17 * t209 - 0.3 * t254,
+            + t2 * beta[2] + c_q18 * t219 + s_q18 * t218 + c_q17 * t209 + q[16] * t225
+            + t4 * t252 + t5 * t253 + 0.1 * (t216 - t222) + 0.05 * t228
+            + 0.9800665778412416 * t251 + 0.2 * t256 - qd[5] * t183 - t1 * beta[3]
+            - t164 * beta[38] - s_q17 * t210 - 0.3 * t255,
         qdd[3] * beta[5] + qdd[4] * beta[6] + qdd[5] * beta[8] + qd[5] * t182
-            + t0 * beta[3] + t219 + t6 * t251 + t8 * t252 + 0.9800665778412416 * t225
-            + 0.19866933079506122 * (t250 - t226) + 0.3 * t253 - qd[3] * t184
-            - t2 * beta[1] - t78 * t228 - 0.1 * (t220 + t255) - 0.05 * t222,
+            + t0 * beta[3] + t220 + t6 * t252 + t8 * t253 + 0.9800665778412416 * t226
+            + 0.19866933079506122 * (t251 - t227) + 0.3 * t254 - qd[3] * t184
+            - t2 * beta[1] - t78 * t229 - 0.1 * (t221 + t256) - 0.05 * t223,
         qdd[3] * beta[7] + qdd[4] * beta[8] + qdd[5] * beta[9] + qd[3] * t183
-            + t1 * beta[1] + c_q18 * t217 + t78 * t227 + t9 * t251 + t10 * t252
-            + 0.1 * (t220 + t254) + 0.19866933079506122 * t225
-            + 0.9800665778412416 * t226 - qd[4] * t182 - t0 * beta[2] - s_q18 * t218
-            - 0.2 * t253,
-        t250,
-        t245,
-        0.5999999999999999 * t240 - 0.8 * t241,
-        0.5999999999999999 * t236 - 0.8 * t234,
-        t203,
+            + t1 * beta[1] + c_q18 * t218 + t78 * t228 + t9 * t252 + t10 * t253
+            + 0.1 * (t221 + t255) + 0.19866933079506122 * t226
+            + 0.9800665778412416 * t227 - qd[4] * t182 - t0 * beta[2] - s_q18 * t219
+            - 0.2 * t254,
+        t251,
+        t246,
+        0.5999999999999999 * t241 - 0.8 * t242,
+        0.5999999999999999 * t237 - 0.8 * t235,
         t204,
         t205,
-        t222,
+        t206,
         t223,
-        t210,
-        t219,
-        t213,
+        t224,
+        t211,
+        t220,
+        t214,
     ]
 }
 

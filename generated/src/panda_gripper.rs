@@ -65,27 +65,24 @@
 //! panda_link5.yz = panda_link5.yz
 //! panda_link5.zz_r = panda_link5.zz + panda_link6.yy + 0.007744·panda_link7.m
 //! panda_link6.mx_r = panda_link6.mx + 0.088·panda_link7.m
-//! panda_link6.my_r = panda_link6.my − panda_link7.mz
-//! panda_link6.xx_r = panda_link6.xx − panda_link6.yy − 0.007744·panda_link7.m + panda_link7.yy + 0.5·panda_leftfinger.xx − panda_leftfinger.xy + 0.5·panda_leftfinger.yy + 0.5·panda_rightfinger.xx − panda_rightfinger.xy + 0.5·panda_rightfinger.yy
-//! panda_link6.xy_r = panda_link6.xy + 0.088·panda_link7.mz
+//! panda_link6.my_r = panda_link6.my − panda_link7.mz − 2·panda_rightfinger.mz
+//! panda_link6.xx_r = panda_link6.xx − panda_link6.yy − 0.007744·panda_link7.m + panda_link7.yy + 0.5·panda_leftfinger.xx − panda_leftfinger.xy + 0.5·panda_leftfinger.yy + 0.6616·panda_rightfinger.mz + 0.5·panda_rightfinger.xx − panda_rightfinger.xy + 0.5·panda_rightfinger.yy
+//! panda_link6.xy_r = panda_link6.xy + 0.088·panda_link7.mz + 0.176·panda_rightfinger.mz
 //! panda_link6.xz = panda_link6.xz
 //! panda_link6.yz = panda_link6.yz
-//! panda_link6.zz_r = panda_link6.zz + 0.007744·panda_link7.m + panda_link7.yy + 0.5·panda_leftfinger.xx − panda_leftfinger.xy + 0.5·panda_leftfinger.yy + 0.5·panda_rightfinger.xx − panda_rightfinger.xy + 0.5·panda_rightfinger.yy
-//! panda_link7.mx = panda_link7.mx
-//! panda_link7.my = panda_link7.my
+//! panda_link6.zz_r = panda_link6.zz + 0.007744·panda_link7.m + panda_link7.yy + 0.5·panda_leftfinger.xx − panda_leftfinger.xy + 0.5·panda_leftfinger.yy + 0.6616·panda_rightfinger.mz + 0.5·panda_rightfinger.xx − panda_rightfinger.xy + 0.5·panda_rightfinger.yy
+//! panda_link7.mx_r = panda_link7.mx + 1.41421356237·panda_rightfinger.mx + 1.41421356237·panda_rightfinger.my
+//! panda_link7.my_r = panda_link7.my − 1.41421356237·panda_rightfinger.mx + 1.41421356237·panda_rightfinger.my
 //! panda_link7.xx_r = panda_link7.xx − panda_link7.yy + 2.22044604925e-16·panda_leftfinger.xx + 2·panda_leftfinger.xy − 2.22044604925e-16·panda_leftfinger.yy + 2.22044604925e-16·panda_rightfinger.xx + 2·panda_rightfinger.xy − 2.22044604925e-16·panda_rightfinger.yy
 //! panda_link7.xy_r = panda_link7.xy − 0.5·panda_leftfinger.xx + 2.22044604925e-16·panda_leftfinger.xy + 0.5·panda_leftfinger.yy − 0.5·panda_rightfinger.xx + 2.22044604925e-16·panda_rightfinger.xy + 0.5·panda_rightfinger.yy
-//! panda_link7.xz_r = panda_link7.xz + 0.707106781187·panda_leftfinger.xz + 0.707106781187·panda_leftfinger.yz + 0.707106781187·panda_rightfinger.xz + 0.707106781187·panda_rightfinger.yz
-//! panda_link7.yz_r = panda_link7.yz − 0.707106781187·panda_leftfinger.xz + 0.707106781187·panda_leftfinger.yz − 0.707106781187·panda_rightfinger.xz + 0.707106781187·panda_rightfinger.yz
+//! panda_link7.xz_r = panda_link7.xz + 0.707106781187·panda_leftfinger.xz + 0.707106781187·panda_leftfinger.yz − 0.233910923217·panda_rightfinger.mx − 0.233910923217·panda_rightfinger.my + 0.707106781187·panda_rightfinger.xz + 0.707106781187·panda_rightfinger.yz
+//! panda_link7.yz_r = panda_link7.yz − 0.707106781187·panda_leftfinger.xz + 0.707106781187·panda_leftfinger.yz + 0.233910923217·panda_rightfinger.mx − 0.233910923217·panda_rightfinger.my − 0.707106781187·panda_rightfinger.xz + 0.707106781187·panda_rightfinger.yz
 //! panda_link7.zz_r = panda_link7.zz + panda_leftfinger.zz + panda_rightfinger.zz
 //! panda_leftfinger.m = panda_leftfinger.m
-//! panda_leftfinger.mx = panda_leftfinger.mx
-//! panda_leftfinger.my = panda_leftfinger.my
-//! panda_leftfinger.mz = panda_leftfinger.mz
+//! panda_leftfinger.mx_r = panda_leftfinger.mx − panda_rightfinger.mx
+//! panda_leftfinger.my_r = panda_leftfinger.my − panda_rightfinger.my
+//! panda_leftfinger.mz_r = panda_leftfinger.mz − panda_rightfinger.mz
 //! panda_rightfinger.m = panda_rightfinger.m
-//! panda_rightfinger.mx = panda_rightfinger.mx
-//! panda_rightfinger.my = panda_rightfinger.my
-//! panda_rightfinger.mz = panda_rightfinger.mz
 //! panda_joint1.damping = panda_joint1.damping
 //! panda_joint1.friction = panda_joint1.friction
 //! panda_joint2.damping = panda_joint2.damping
@@ -102,11 +99,6 @@
 //! panda_joint7.friction = panda_joint7.friction
 //! panda_finger_joint1.damping_r = panda_finger_joint1.damping + panda_finger_joint2.damping
 //! ```
-//!
-//! Not all identifiable apart: the regressor's rank is 63 of 66. Kept although
-//! their columns depend on others with coefficients that are not small rationals:
-//! `panda_rightfinger.mx`, `panda_rightfinger.my`, `panda_rightfinger.mz`; the rest are entries of an inertia regrouped about an axis that is not a
-//! coordinate axis, dependent as functions of the standard parameters.
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
@@ -132,8 +124,8 @@
 //! | `forward_dynamics_derivatives` | 7267 | 5390 | 15 | 0 | 6 | 6 |
 //! | `standard_regressor` | 1800 | 1208 | 7 | 7 | 6 | 6 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `regressor` | 1305 | 898 | 7 | 7 | 6 | 6 |
-//! | `base_inverse_dynamics` | 478 | 401 | 7 | 7 | 6 | 6 |
+//! | `regressor` | 1200 | 808 | 7 | 7 | 6 | 6 |
+//! | `base_inverse_dynamics` | 463 | 386 | 7 | 7 | 6 | 6 |
 //! | `linearization` | 7267 | 5390 | 15 | 0 | 6 | 6 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -244,7 +236,7 @@ pub const DRIVE_PARAMETER_NAMES: [&str; ND] = [
 
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
-pub const NBP: usize = 66;
+pub const NBP: usize = 63;
 
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
@@ -288,21 +280,18 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "panda_link6.xz",
     "panda_link6.yz",
     "panda_link6.zz_r",
-    "panda_link7.mx",
-    "panda_link7.my",
+    "panda_link7.mx_r",
+    "panda_link7.my_r",
     "panda_link7.xx_r",
     "panda_link7.xy_r",
     "panda_link7.xz_r",
     "panda_link7.yz_r",
     "panda_link7.zz_r",
     "panda_leftfinger.m",
-    "panda_leftfinger.mx",
-    "panda_leftfinger.my",
-    "panda_leftfinger.mz",
+    "panda_leftfinger.mx_r",
+    "panda_leftfinger.my_r",
+    "panda_leftfinger.mz_r",
     "panda_rightfinger.m",
-    "panda_rightfinger.mx",
-    "panda_rightfinger.my",
-    "panda_rightfinger.mz",
     "panda_joint1.damping",
     "panda_joint1.friction",
     "panda_joint2.damping",
@@ -16296,9 +16285,6 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
         0.0,
         0.0,
         0.015,
-        0.0,
-        0.0,
-        0.0,
         0.003,
         0.0,
         0.003,
@@ -16318,7 +16304,7 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
 }
 
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount { mul: 1305, add: 898, div: 7, sqrt: 7, sin: 6, cos: 6, exp: 0 };
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 1200, add: 808, div: 7, sqrt: 7, sin: 6, cos: 6, exp: 0 };
 
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (`inverse_dynamics − friction_forces`, the force the drives supply, of the tree for a mechanism with loops): one column
@@ -16452,7 +16438,7 @@ fn regressor_with_body(
     let t65 = qd[4] * t41 + t39 * s_q4 + t38 * c_q4;
     let t66 = qdd[5] + t65;
     let t67 = qd[5] * t61 + t58 * c_q5 + t57 * s_q5;
-    let t68 = t57 * c_q5 - t58 * s_q5 - qd[5] * t59;
+    let t68 = t57 * c_q5 - qd[5] * t59 - t58 * s_q5;
     let t69 = t59 * c_q6 + t64 * s_q6;
     let t70 = t59 * s_q6 - t64 * c_q6;
     let t71 = -t70;
@@ -16483,502 +16469,437 @@ fn regressor_with_body(
     let t96 = 0.7071067811865475 * t87 + t81 * t89 + t95 - t69 * t91;
     let t97 = qd[7] * t81;
     let t98 = 0.7071067811865476 * t96 + qdd[7] + 0.7071067811865475 * t94;
-    let t99 = 0.7071067811865476 * t94 - 0.7071067811865475 * t96;
-    let t100 = t99 - 2.0 * t97;
-    let t101 = 2.0 * qd[7] * t85
+    let t99 = 0.7071067811865476 * t94 - 0.7071067811865475 * t96 - 2.0 * t97;
+    let t100 = 2.0 * qd[7] * t85
         + q[7] * (0.7071067811865476 * t83 - 0.7071067811865475 * t84);
-    let t102 = t69 * t90 + t77 + t101 - t71 * t89;
-    let t103 = 0.1654 * t71 + 0.7071067811865476 * t88;
-    let t104 = -0.1654 * t69 - 0.7071067811865475 * t88;
-    let t105 = 0.7071067811865476 * t87 + t93 - t71 * t91 - t81 * t104;
-    let t106 = t95 + t81 * t103 + t69 * t91 - 0.7071067811865475 * t87;
-    let t107 = 0.7071067811865476 * t106 + 0.7071067811865475 * t105 - qdd[7];
-    let t108 = 0.7071067811865476 * t105 - 0.7071067811865475 * t106;
-    let t109 = 2.0 * t97 + t108;
-    let t110 = t69 * t104 + t77 - t71 * t103 - t101;
-    let t111 = q[7] * t110;
-    let t112 = q[7] * t102;
-    let t113 = t11 * t20;
-    let t114 = t56 * t56;
-    let t115 = t41 * t56;
-    let t116 = t43 * t56;
-    let t117 = t61 * t64;
-    let t118 = t81 * t81;
-    let t119 = t69 * t81;
-    let t120 = t71 * t81;
-    let t121 = t1 * t1;
-    let t122 = t10 * t10;
-    let t123 = t30 - t21;
-    let t124 = t23 + t31;
-    let t125 = t21 + t30;
-    let t126 = t113 - t22;
-    let t127 = t22 + t113;
-    let t128 = t24 * t24;
-    let t129 = t26 * t26;
-    let t130 = t24 * t26;
-    let t131 = t130 - t38;
-    let t132 = t40 + t46;
-    let t133 = t38 + t130;
-    let t134 = t47 - t39;
-    let t135 = t39 + t47;
-    let t136 = t41 * t41;
-    let t137 = t43 * t43;
-    let t138 = t41 * t43;
-    let t139 = t138 - t57;
-    let t140 = t115 - t65;
-    let t141 = t57 + t138;
-    let t142 = t65 + t115;
-    let t143 = t58 + t116;
-    let t144 = t59 * t59;
-    let t145 = t74 - t66;
-    let t146 = t68 + t75;
-    let t147 = t66 + t74;
-    let t148 = t117 - t67;
-    let t149 = t67 + t117;
-    let t150 = t69 * t69;
-    let t151 = t71 * t71;
-    let t152 = t69 * t71;
-    let t153 = t152 - t82;
-    let t154 = t84 + t119;
-    let t155 = t82 + t152;
-    let t156 = t120 - t83;
-    let t157 = t83 + t120;
-    let t158 = t85 * t86 - t82;
-    let t159 = 0.7071067811865476 * t83 - 0.7071067811865475 * t84;
-    let t160 = t81 * t86 - t159;
-    let t161 = 0.7071067811865475 * t83 + 0.7071067811865476 * t84;
-    let t162 = t81 * t85 - t161;
-    let t163 = t11 * t27 - t29;
-    let t164 = t21 - t10 * t27;
-    let t165 = t20 * t20 + t122;
-    let t166 = s_q2 * t31;
-    let t167 = c_q2 * t31;
-    let t168 = t23 - t31;
-    let t169 = t28 - t122;
-    let t170 = t29 - t122;
-    let t171 = t28 - t29;
-    let t172 = t25 * t26 - t45;
-    let t173 = t38 - t24 * t25;
-    let t174 = c_q3 * t172 - s_q3 * t173;
-    let t175 = t40 - t46;
-    let t176 = s_q3 * t34;
-    let t177 = -0.0825 * (s_q3 * t172 + c_q3 * t173) - t36;
-    let t178 = 0.0825 * t175 + c_q3 * t34;
-    let t179 = -t37;
-    let t180 = t37 * t179 - t128;
-    let t181 = c_q3 * t131 - s_q3 * t180;
-    let t182 = t26 * t179 - t39;
-    let t183 = c_q3 * t33;
-    let t184 = -0.0825 * (s_q3 * t131 + c_q3 * t180) - t48;
-    let t185 = 0.0825 * t182 + s_q3 * t33;
-    let t186 = s_q3 * t46;
-    let t187 = c_q3 * t39 - t186;
-    let t188 = c_q3 * t46;
-    let t189 = s_q3 * t39 + t188;
-    let t190 = c_q3 * t175 - s_q3 * t135;
-    let t191 = t128 - t129;
-    let t192 = s_q3 * t175 + c_q3 * t135;
-    let t193 = t45 - t128;
-    let t194 = c_q3 * t133 - s_q3 * t193;
-    let t195 = s_q3 * t133 + c_q3 * t193;
-    let t196 = t129 - t45;
-    let t197 = c_q3 * t196 + s_q3 * t131;
-    let t198 = s_q3 * t196 - c_q3 * t131;
-    let t199 = t186 + c_q3 * t47;
-    let t200 = t188 - s_q3 * t47;
-    let t201 = t42 * t43 - t114;
-    let t202 = t57 - t41 * t42;
-    let t203 = c_q4 * t201 - s_q4 * t202;
-    let t204 = c_q3 * t203 - s_q3 * t142;
-    let t205 = s_q4 * t201 + c_q4 * t202;
-    let t206 = -0.384 * t205 - s_q4 * t50;
-    let t207 = -0.0825 * t205 - t54;
-    let t208 = c_q3 * t206 - s_q3 * t207;
-    let t209 = -0.0825 * t142 - c_q4 * t50 - 0.384 * t203;
-    let t210 = -0.0825 * (s_q3 * t203 + c_q3 * t142) - t209;
-    let t211 = c_q3 * t207 + 0.0825 * t205 + s_q3 * t206;
-    let t212 = -t56;
-    let t213 = t56 * t212 - t136;
-    let t214 = c_q4 * t139 - s_q4 * t213;
-    let t215 = t58 - t43 * t212;
-    let t216 = c_q3 * t214 - s_q3 * t215;
-    let t217 = s_q4 * t139 + c_q4 * t213;
-    let t218 = -0.384 * t217 - c_q4 * t50;
-    let t219 = t52 - 0.0825 * t217;
-    let t220 = c_q3 * t218 - s_q3 * t219;
-    let t221 = s_q4 * t50 - 0.384 * t214 - 0.0825 * t215;
-    let t222 = -0.0825 * (s_q3 * t214 + c_q3 * t215) - t221;
-    let t223 = c_q3 * t219 + 0.0825 * t217 + s_q3 * t218;
-    let t224 = s_q4 * t115;
-    let t225 = c_q4 * t58 - t224;
-    let t226 = c_q3 * t225 + s_q3 * t138;
-    let t227 = c_q4 * t115;
-    let t228 = s_q4 * t58 + t227;
-    let t229 = s_q3 * t225 - c_q3 * t138;
-    let t230 = -t142;
-    let t231 = c_q4 * t230 - s_q4 * t143;
-    let t232 = t136 - t137;
-    let t233 = c_q3 * t231 - s_q3 * t232;
-    let t234 = s_q4 * t230 + c_q4 * t143;
-    let t235 = s_q3 * t231 + c_q3 * t232;
-    let t236 = t114 - t136;
-    let t237 = c_q4 * t141 - s_q4 * t236;
-    let t238 = t58 - t116;
-    let t239 = c_q3 * t237 - s_q3 * t238;
-    let t240 = s_q4 * t141 + c_q4 * t236;
-    let t241 = s_q3 * t237 + c_q3 * t238;
-    let t242 = t137 - t114;
-    let t243 = c_q4 * t242 + s_q4 * t139;
-    let t244 = c_q3 * t243 - s_q3 * t140;
-    let t245 = s_q4 * t242 - c_q4 * t139;
-    let t246 = s_q3 * t243 + c_q3 * t140;
-    let t247 = t224 + c_q4 * t116;
-    let t248 = c_q3 * t247 - s_q3 * t57;
-    let t249 = t227 - s_q4 * t116;
-    let t250 = s_q3 * t247 + c_q3 * t57;
-    let t251 = t60 * t61 - t73;
-    let t252 = t66 - t59 * t60;
-    let t253 = c_q5 * t251 - s_q5 * t252;
-    let t254 = t68 - t75;
-    let t255 = c_q4 * t253 - s_q4 * t254;
-    let t256 = s_q5 * t251 + c_q5 * t252;
-    let t257 = c_q3 * t255 - s_q3 * t256;
-    let t258 = s_q4 * t253 + c_q4 * t254;
-    let t259 = t55 * s_q5;
-    let t260 = -0.384 * t258 - c_q4 * t259 - s_q4 * t63;
-    let t261 = t55 * c_q5;
-    let t262 = t261 - 0.0825 * t258;
-    let t263 = c_q3 * t260 - s_q3 * t262;
-    let t264 = s_q4 * t259 - c_q4 * t63 - 0.384 * t255 - 0.0825 * t256;
-    let t265 = -0.0825 * (s_q3 * t255 + c_q3 * t256) - t264;
-    let t266 = c_q3 * t262 + 0.0825 * t258 + s_q3 * t260;
-    let t267 = -t64;
-    let t268 = t64 * t267 - t144;
-    let t269 = c_q5 * t145 - s_q5 * t268;
-    let t270 = t61 * t267 - t67;
-    let t271 = c_q4 * t269 - s_q4 * t270;
-    let t272 = s_q5 * t145 + c_q5 * t268;
-    let t273 = c_q3 * t271 - s_q3 * t272;
-    let t274 = s_q4 * t269 + c_q4 * t270;
-    let t275 = t54 * c_q5;
-    let t276 = c_q4 * t275 - 0.384 * t274 - s_q4 * t62;
-    let t277 = t54 * s_q5;
-    let t278 = t277 - 0.0825 * t274;
-    let t279 = c_q3 * t276 - s_q3 * t278;
-    let t280 = -0.384 * t271 - 0.0825 * t272 - s_q4 * t275 - c_q4 * t62;
-    let t281 = -0.0825 * (s_q3 * t271 + c_q3 * t272) - t280;
-    let t282 = c_q3 * t278 + 0.0825 * t274 + s_q3 * t276;
-    let t283 = s_q5 * t75;
-    let t284 = c_q5 * t67 - t283;
-    let t285 = c_q4 * t284 - s_q4 * t74;
-    let t286 = c_q5 * t75;
-    let t287 = s_q5 * t67 + t286;
-    let t288 = c_q3 * t285 - s_q3 * t287;
-    let t289 = s_q4 * t284 + c_q4 * t74;
-    let t290 = s_q3 * t285 + c_q3 * t287;
-    let t291 = c_q5 * t254 - s_q5 * t149;
-    let t292 = t72 - t144;
-    let t293 = c_q4 * t291 - s_q4 * t292;
-    let t294 = s_q5 * t254 + c_q5 * t149;
-    let t295 = c_q3 * t293 - s_q3 * t294;
-    let t296 = s_q4 * t291 + c_q4 * t292;
-    let t297 = s_q3 * t293 + c_q3 * t294;
-    let t298 = t73 - t144;
-    let t299 = c_q5 * t147 - s_q5 * t298;
-    let t300 = c_q4 * t299 - s_q4 * t148;
-    let t301 = s_q5 * t147 + c_q5 * t298;
-    let t302 = c_q3 * t300 - s_q3 * t301;
-    let t303 = s_q4 * t299 + c_q4 * t148;
-    let t304 = s_q3 * t300 + c_q3 * t301;
-    let t305 = t72 - t73;
-    let t306 = c_q5 * t305 + s_q5 * t145;
-    let t307 = c_q4 * t306 + s_q4 * t146;
-    let t308 = s_q5 * t305 - c_q5 * t145;
-    let t309 = c_q3 * t307 - s_q3 * t308;
-    let t310 = s_q4 * t306 - c_q4 * t146;
-    let t311 = s_q3 * t307 + c_q3 * t308;
-    let t312 = t283 + c_q5 * t117;
-    let t313 = c_q4 * t312 + s_q4 * t66;
-    let t314 = s_q5 * t117 - t286;
-    let t315 = c_q3 * t313 - s_q3 * t314;
-    let t316 = s_q4 * t312 - c_q4 * t66;
-    let t317 = s_q3 * t313 + c_q3 * t314;
-    let t318 = t70 * t71 - t118;
-    let t319 = t82 - t69 * t70;
-    let t320 = c_q6 * t318 - s_q6 * t319;
-    let t321 = t84 - t119;
-    let t322 = c_q5 * t320 - s_q5 * t321;
-    let t323 = s_q6 * t318 + c_q6 * t319;
-    let t324 = c_q4 * t322 + s_q4 * t323;
-    let t325 = s_q5 * t320 + c_q5 * t321;
-    let t326 = c_q3 * t324 - s_q3 * t325;
-    let t327 = s_q4 * t322 - c_q4 * t323;
-    let t328 = s_q6 * t78;
-    let t329 = -0.088 * t323 - t80;
-    let t330 = c_q5 * t328 + s_q5 * t329;
-    let t331 = 0.088 * t321 + c_q6 * t78;
-    let t332 = s_q4 * t331 - 0.384 * t327 - c_q4 * t330;
-    let t333 = c_q5 * t329 - s_q5 * t328;
-    let t334 = t333 - 0.0825 * t327;
-    let t335 = c_q3 * t332 - s_q3 * t334;
-    let t336 = s_q4 * t330 + c_q4 * t331 - 0.384 * t324 - 0.0825 * t325;
-    let t337 = -0.0825 * (s_q3 * t324 + c_q3 * t325) - t336;
-    let t338 = c_q3 * t334 + 0.0825 * t327 + s_q3 * t332;
-    let t339 = -t81;
-    let t340 = t81 * t339;
-    let t341 = t340 - t150;
-    let t342 = c_q6 * t153 - s_q6 * t341;
-    let t343 = t71 * t339 - t83;
-    let t344 = c_q5 * t342 - s_q5 * t343;
-    let t345 = s_q6 * t153 + c_q6 * t341;
-    let t346 = c_q4 * t344 + s_q4 * t345;
-    let t347 = s_q5 * t342 + c_q5 * t343;
-    let t348 = c_q3 * t346 - s_q3 * t347;
-    let t349 = s_q4 * t344 - c_q4 * t345;
-    let t350 = c_q6 * t77;
-    let t351 = -0.088 * t345 - t92;
-    let t352 = c_q5 * t350 - s_q5 * t351;
-    let t353 = 0.088 * t343 + s_q6 * t77;
-    let t354 = c_q4 * t352 + s_q4 * t353 - 0.384 * t349;
-    let t355 = s_q5 * t350 + c_q5 * t351;
-    let t356 = t355 - 0.0825 * t349;
-    let t357 = c_q3 * t354 - s_q3 * t356;
-    let t358 = c_q4 * t353 - 0.384 * t346 - 0.0825 * t347 - s_q4 * t352;
-    let t359 = -0.0825 * (s_q3 * t346 + c_q3 * t347) - t358;
-    let t360 = c_q3 * t356 + 0.0825 * t349 + s_q3 * t354;
-    let t361 = s_q6 * t119;
-    let t362 = c_q6 * t83 - t361;
-    let t363 = c_q5 * t362 - s_q5 * t152;
-    let t364 = c_q6 * t119;
-    let t365 = s_q6 * t83 + t364;
-    let t366 = c_q4 * t363 + s_q4 * t365;
-    let t367 = s_q5 * t362 + c_q5 * t152;
-    let t368 = c_q3 * t366 - s_q3 * t367;
-    let t369 = s_q4 * t363 - c_q4 * t365;
-    let t370 = s_q3 * t366 + c_q3 * t367;
-    let t371 = c_q6 * t321 - s_q6 * t157;
-    let t372 = t150 - t151;
-    let t373 = c_q5 * t371 + s_q5 * t372;
-    let t374 = s_q6 * t321 + c_q6 * t157;
-    let t375 = c_q4 * t373 + s_q4 * t374;
-    let t376 = s_q5 * t371 - c_q5 * t372;
-    let t377 = c_q3 * t375 - s_q3 * t376;
-    let t378 = s_q4 * t373 - c_q4 * t374;
-    let t379 = s_q3 * t375 + c_q3 * t376;
-    let t380 = t118 - t150;
-    let t381 = c_q6 * t155 - s_q6 * t380;
-    let t382 = c_q5 * t381 - s_q5 * t156;
-    let t383 = s_q6 * t155 + c_q6 * t380;
-    let t384 = c_q4 * t382 + s_q4 * t383;
-    let t385 = s_q5 * t381 + c_q5 * t156;
-    let t386 = c_q3 * t384 - s_q3 * t385;
-    let t387 = s_q4 * t382 - c_q4 * t383;
-    let t388 = s_q3 * t384 + c_q3 * t385;
-    let t389 = t151 - t118;
-    let t390 = c_q6 * t389 + s_q6 * t153;
-    let t391 = c_q5 * t390 + s_q5 * t154;
-    let t392 = s_q6 * t389 - c_q6 * t153;
-    let t393 = c_q4 * t391 + s_q4 * t392;
-    let t394 = s_q5 * t390 - c_q5 * t154;
-    let t395 = c_q3 * t393 - s_q3 * t394;
-    let t396 = s_q4 * t391 - c_q4 * t392;
-    let t397 = s_q3 * t393 + c_q3 * t394;
-    let t398 = t361 + c_q6 * t120;
-    let t399 = c_q5 * t398 + s_q5 * t82;
-    let t400 = t364 - s_q6 * t120;
-    let t401 = c_q4 * t399 - s_q4 * t400;
-    let t402 = s_q5 * t398 - c_q5 * t82;
-    let t403 = c_q3 * t401 - s_q3 * t402;
-    let t404 = s_q4 * t399 + c_q4 * t400;
-    let t405 = s_q3 * t401 + c_q3 * t402;
-    let t406 = 0.7071067811865475 * t98 + 0.7071067811865476 * t100;
-    let t407 = 0.7071067811865476 * t98 - 0.7071067811865475 * t100;
-    let t408 = c_q6 * t406 - s_q6 * t407;
-    let t409 = c_q5 * t408 + s_q5 * t102;
-    let t410 = s_q6 * t406 + c_q6 * t407;
-    let t411 = c_q4 * t409 + s_q4 * t410;
-    let t412 = s_q5 * t408 - c_q5 * t102;
-    let t413 = c_q3 * t411 - s_q3 * t412;
-    let t414 = s_q4 * t409 - c_q4 * t410;
-    let t415 = 0.7071067811865476 * t112 - 0.1654 * t407;
-    let t416 = 0.1654 * t406 - 0.7071067811865475 * t112;
-    let t417 = c_q6 * t415 - s_q6 * t416;
-    let t418 = q[7] * (0.7071067811865475 * t407 - 0.7071067811865476 * t406);
-    let t419 = -0.088 * t410 - t418;
-    let t420 = c_q5 * t417 - s_q5 * t419;
-    let t421 = c_q6 * t416 + s_q6 * t415 - 0.088 * t102;
-    let t422 = c_q4 * t420 + s_q4 * t421 - 0.384 * t414;
-    let t423 = s_q5 * t417 + c_q5 * t419;
-    let t424 = t423 - 0.0825 * t414;
-    let t425 = c_q3 * t422 - s_q3 * t424;
-    let t426 = c_q4 * t421 - 0.384 * t411 - 0.0825 * t412 - s_q4 * t420;
-    let t427 = -0.0825 * (s_q3 * t411 + c_q3 * t412) - t426;
-    let t428 = c_q3 * t424 + 0.0825 * t414 + s_q3 * t422;
-    let t429 = -t86;
-    let t430 = t86 * t429 - t118;
-    let t431 = t85 * t429 - t82;
-    let t432 = -t431;
-    let t433 = 0.7071067811865476 * t430 + 0.7071067811865475 * t432;
-    let t434 = 0.7071067811865476 * t432 - 0.7071067811865475 * t430;
-    let t435 = c_q6 * t433 - s_q6 * t434;
-    let t436 = c_q5 * t435 + s_q5 * t162;
-    let t437 = s_q6 * t433 + c_q6 * t434;
-    let t438 = c_q4 * t436 + s_q4 * t437;
-    let t439 = s_q5 * t435 - c_q5 * t162;
-    let t440 = c_q3 * t438 - s_q3 * t439;
-    let t441 = s_q4 * t436 - c_q4 * t437;
-    let t442 = s_q2 * t440 + c_q2 * t441;
-    let t443 = q[7] * t162;
-    let t444 = 0.7071067811865476 * t443 - 0.7071067811865475 * t102 - 0.1654 * t434;
-    let t445 = 0.1654 * t433 - 0.7071067811865476 * t102 - 0.7071067811865475 * t443;
-    let t446 = c_q6 * t444 - s_q6 * t445;
-    let t447 = q[7] * (0.7071067811865475 * t434 - 0.7071067811865476 * t433);
-    let t448 = t98 + t447;
-    let t449 = -0.088 * t437 - t448;
-    let t450 = c_q5 * t446 - s_q5 * t449;
-    let t451 = c_q6 * t445 + s_q6 * t444 - 0.088 * t162;
-    let t452 = c_q4 * t450 + s_q4 * t451 - 0.384 * t441;
-    let t453 = s_q5 * t446 + c_q5 * t449;
-    let t454 = t453 - 0.0825 * t441;
-    let t455 = c_q3 * t452 - s_q3 * t454;
-    let t456 = s_q4 * t450 - c_q4 * t451;
-    let t457 = 0.384 * t438 + 0.0825 * t439;
-    let t458 = t457 - 0.0825 * (s_q3 * t438 + c_q3 * t439);
-    let t459 = t456 + t458;
-    let t460 = c_q3 * t454 + 0.0825 * t441 + s_q3 * t452;
-    let t461 = c_q2 * t440 - s_q2 * t441;
-    let t462 = t85 * t85 - t340;
-    let t463 = -t462;
-    let t464 = 0.7071067811865476 * t158 + 0.7071067811865475 * t463;
-    let t465 = 0.7071067811865476 * t463 - 0.7071067811865475 * t158;
-    let t466 = c_q6 * t464 - s_q6 * t465;
-    let t467 = t86 * t339 - t159;
-    let t468 = c_q5 * t466 - s_q5 * t467;
-    let t469 = s_q6 * t464 + c_q6 * t465;
-    let t470 = c_q4 * t468 + s_q4 * t469;
-    let t471 = s_q5 * t466 + c_q5 * t467;
-    let t472 = c_q3 * t470 - s_q3 * t471;
-    let t473 = s_q4 * t468 - c_q4 * t469;
-    let t474 = s_q2 * t472 + c_q2 * t473;
-    let t475 = q[7] * t467;
-    let t476 = t102 - t475;
-    let t477 = 0.7071067811865476 * t476 - 0.1654 * t465;
-    let t478 = 0.1654 * t464 - 0.7071067811865475 * t476;
-    let t479 = c_q6 * t477 - s_q6 * t478;
-    let t480 = 0.7071067811865476 * q[7] * t464 - 2.0 * t97
-        - 0.7071067811865475 * q[7] * t465;
-    let t481 = -t99 - t480;
-    let t482 = -0.088 * t469 - t481;
-    let t483 = c_q5 * t479 - s_q5 * t482;
-    let t484 = c_q6 * t478 + 0.088 * t467 + s_q6 * t477;
-    let t485 = c_q4 * t483 + s_q4 * t484 - 0.384 * t473;
-    let t486 = s_q5 * t479 + c_q5 * t482;
-    let t487 = t486 - 0.0825 * t473;
-    let t488 = c_q3 * t485 - s_q3 * t487;
-    let t489 = s_q4 * t483 - c_q4 * t484;
-    let t490 = 0.384 * t470 + 0.0825 * t471;
-    let t491 = t490 - 0.0825 * (s_q3 * t470 + c_q3 * t471);
-    let t492 = t489 + t491;
-    let t493 = c_q3 * t487 + 0.0825 * t473 + s_q3 * t485;
-    let t494 = c_q2 * t472 - s_q2 * t473;
-    let t495 = t161 + t81 * t85;
-    let t496 = 0.7071067811865475 * t160 + 0.7071067811865476 * t495;
-    let t497 = 0.7071067811865476 * t160 - 0.7071067811865475 * t495;
-    let t498 = c_q6 * t496 - s_q6 * t497;
-    let t499 = t86 * t86 + t85 * t85;
-    let t500 = c_q5 * t498 - s_q5 * t499;
-    let t501 = s_q6 * t496 + c_q6 * t497;
-    let t502 = c_q4 * t500 + s_q4 * t501;
-    let t503 = s_q5 * t498 + c_q5 * t499;
-    let t504 = c_q3 * t502 - s_q3 * t503;
-    let t505 = s_q4 * t500 - c_q4 * t501;
-    let t506 = s_q2 * t504 + c_q2 * t505;
-    let t507 = -q[7] * t499;
-    let t508 = t507 - t98;
-    let t509 = 0.7071067811865475 * t100 + 0.7071067811865476 * t508 - 0.1654 * t497;
-    let t510 = 0.7071067811865476 * t100 + 0.1654 * t496 - 0.7071067811865475 * t508;
-    let t511 = c_q6 * t509 - s_q6 * t510;
-    let t512 = q[7] * (0.7071067811865475 * t497 - 0.7071067811865476 * t496);
-    let t513 = -0.088 * t501 - t512;
-    let t514 = c_q5 * t511 - s_q5 * t513;
-    let t515 = c_q6 * t510 + 0.088 * t499 + s_q6 * t509;
-    let t516 = c_q4 * t514 + s_q4 * t515 - 0.384 * t505;
-    let t517 = s_q5 * t511 + c_q5 * t513;
-    let t518 = t517 - 0.0825 * t505;
-    let t519 = c_q3 * t516 - s_q3 * t518;
-    let t520 = s_q4 * t514 - c_q4 * t515;
-    let t521 = 0.384 * t502 + 0.0825 * t503;
-    let t522 = t521 - 0.0825 * (s_q3 * t502 + c_q3 * t503);
-    let t523 = t520 + t522;
-    let t524 = c_q3 * t518 + 0.0825 * t505 + s_q3 * t516;
-    let t525 = c_q2 * t504 - s_q2 * t505;
-    let t526 = 0.7071067811865475 * t107 + 0.7071067811865476 * t109;
-    let t527 = 0.7071067811865476 * t107 - 0.7071067811865475 * t109;
-    let t528 = c_q6 * t526 - s_q6 * t527;
-    let t529 = c_q5 * t528 + s_q5 * t110;
-    let t530 = s_q6 * t526 + c_q6 * t527;
-    let t531 = c_q4 * t529 + s_q4 * t530;
-    let t532 = s_q5 * t528 - c_q5 * t110;
-    let t533 = c_q3 * t531 - s_q3 * t532;
-    let t534 = s_q4 * t529 - c_q4 * t530;
-    let t535 = -0.7071067811865476 * t111 - 0.1654 * t527;
-    let t536 = 0.7071067811865475 * t111 + 0.1654 * t526;
-    let t537 = c_q6 * t535 - s_q6 * t536;
-    let t538 = q[7] * (0.7071067811865476 * t526 - 0.7071067811865475 * t527);
-    let t539 = -0.088 * t530 - t538;
-    let t540 = c_q5 * t537 - s_q5 * t539;
-    let t541 = c_q6 * t536 + s_q6 * t535 - 0.088 * t110;
-    let t542 = c_q4 * t540 + s_q4 * t541 - 0.384 * t534;
-    let t543 = s_q5 * t537 + c_q5 * t539;
-    let t544 = t543 - 0.0825 * t534;
-    let t545 = c_q3 * t542 - s_q3 * t544;
-    let t546 = c_q4 * t541 - 0.384 * t531 - 0.0825 * t532 - s_q4 * t540;
-    let t547 = -0.0825 * (s_q3 * t531 + c_q3 * t532) - t546;
-    let t548 = c_q3 * t544 + 0.0825 * t534 + s_q3 * t542;
-    let t549 = -t107;
-    let t550 = -0.7071067811865475 * t110 - 0.1654 * t434 - 0.7071067811865476 * t443;
-    let t551 = 0.1654 * t433 + 0.7071067811865475 * t443 - 0.7071067811865476 * t110;
-    let t552 = c_q6 * t550 - s_q6 * t551;
-    let t553 = t107 - t447;
-    let t554 = -0.088 * t437 - t553;
-    let t555 = c_q5 * t552 - s_q5 * t554;
-    let t556 = c_q6 * t551 + s_q6 * t550 - 0.088 * t162;
-    let t557 = c_q4 * t555 + s_q4 * t556 - 0.384 * t441;
-    let t558 = s_q5 * t552 + c_q5 * t554;
-    let t559 = t558 - 0.0825 * t441;
-    let t560 = c_q3 * t557 - s_q3 * t559;
-    let t561 = s_q4 * t555 - c_q4 * t556;
-    let t562 = t458 + t561;
-    let t563 = c_q3 * t559 + 0.0825 * t441 + s_q3 * t557;
-    let t564 = t110 + t475;
-    let t565 = 0.7071067811865476 * t564 - 0.1654 * t465;
-    let t566 = 0.1654 * t464 - 0.7071067811865475 * t564;
-    let t567 = c_q6 * t565 - s_q6 * t566;
-    let t568 = t480 - t108;
-    let t569 = -0.088 * t469 - t568;
-    let t570 = c_q5 * t567 - s_q5 * t569;
-    let t571 = c_q6 * t566 + 0.088 * t467 + s_q6 * t565;
-    let t572 = c_q4 * t570 + s_q4 * t571 - 0.384 * t473;
-    let t573 = s_q5 * t567 + c_q5 * t569;
-    let t574 = t573 - 0.0825 * t473;
-    let t575 = c_q3 * t572 - s_q3 * t574;
-    let t576 = s_q4 * t570 - c_q4 * t571;
-    let t577 = t491 + t576;
-    let t578 = c_q3 * t574 + 0.0825 * t473 + s_q3 * t572;
-    let t579 = t507 - t549;
-    let t580 = 0.7071067811865475 * t109 - 0.1654 * t497 - 0.7071067811865476 * t579;
-    let t581 = 0.7071067811865476 * t109 + 0.1654 * t496 + 0.7071067811865475 * t579;
-    let t582 = c_q6 * t580 - s_q6 * t581;
-    let t583 = t512 - 0.088 * t501;
-    let t584 = c_q5 * t582 - s_q5 * t583;
-    let t585 = c_q6 * t581 + 0.088 * t499 + s_q6 * t580;
-    let t586 = c_q4 * t584 + s_q4 * t585 - 0.384 * t505;
-    let t587 = s_q5 * t582 + c_q5 * t583;
-    let t588 = t587 - 0.0825 * t505;
-    let t589 = c_q3 * t586 - s_q3 * t588;
-    let t590 = s_q4 * t584 - c_q4 * t585;
-    let t591 = t522 + t590;
-    let t592 = c_q3 * t588 + 0.0825 * t505 + s_q3 * t586;
+    let t101 = t69 * t90 + t77 + t100 - t71 * t89;
+    let t102 = 0.1654 * t71 + 0.7071067811865476 * t88;
+    let t103 = -0.1654 * t69 - 0.7071067811865475 * t88;
+    let t104 = 0.7071067811865476 * t87 + t93 - t71 * t91 - t81 * t103;
+    let t105 = t95 + t81 * t102 + t69 * t91 - 0.7071067811865475 * t87;
+    let t106 = 0.7071067811865476 * t105 + 0.7071067811865475 * t104 - qdd[7];
+    let t107 = 2.0 * t97 + 0.7071067811865476 * t104 - 0.7071067811865475 * t105;
+    let t108 = t69 * t103 + t77 - t71 * t102 - t100;
+    let t109 = q[7] * t108;
+    let t110 = q[7] * t101;
+    let t111 = t11 * t20;
+    let t112 = t56 * t56;
+    let t113 = t41 * t56;
+    let t114 = t43 * t56;
+    let t115 = t61 * t64;
+    let t116 = t81 * t81;
+    let t117 = t69 * t81;
+    let t118 = t71 * t81;
+    let t119 = t1 * t1;
+    let t120 = t10 * t10;
+    let t121 = t30 - t21;
+    let t122 = t23 + t31;
+    let t123 = t21 + t30;
+    let t124 = t111 - t22;
+    let t125 = t22 + t111;
+    let t126 = t24 * t24;
+    let t127 = t26 * t26;
+    let t128 = t24 * t26;
+    let t129 = t128 - t38;
+    let t130 = t40 + t46;
+    let t131 = t38 + t128;
+    let t132 = t47 - t39;
+    let t133 = t39 + t47;
+    let t134 = t41 * t41;
+    let t135 = t43 * t43;
+    let t136 = t41 * t43;
+    let t137 = t136 - t57;
+    let t138 = t113 - t65;
+    let t139 = t57 + t136;
+    let t140 = t65 + t113;
+    let t141 = t58 + t114;
+    let t142 = t59 * t59;
+    let t143 = t74 - t66;
+    let t144 = t68 + t75;
+    let t145 = t66 + t74;
+    let t146 = t115 - t67;
+    let t147 = t67 + t115;
+    let t148 = t69 * t69;
+    let t149 = t71 * t71;
+    let t150 = t69 * t71;
+    let t151 = t150 - t82;
+    let t152 = t84 + t117;
+    let t153 = t82 + t150;
+    let t154 = t118 - t83;
+    let t155 = t83 + t118;
+    let t156 = t85 * t86 - t82;
+    let t157 = 0.7071067811865475 * t84 - 0.7071067811865476 * t83;
+    let t158 = t81 * t86 + t157;
+    let t159 = 0.7071067811865475 * t83 + 0.7071067811865476 * t84;
+    let t160 = t81 * t85 - t159;
+    let t161 = t11 * t27 - t29;
+    let t162 = t21 - t10 * t27;
+    let t163 = t20 * t20 + t120;
+    let t164 = s_q2 * t31;
+    let t165 = c_q2 * t31;
+    let t166 = t23 - t31;
+    let t167 = t28 - t120;
+    let t168 = t29 - t120;
+    let t169 = t28 - t29;
+    let t170 = t25 * t26 - t45;
+    let t171 = t38 - t24 * t25;
+    let t172 = c_q3 * t170 - s_q3 * t171;
+    let t173 = t40 - t46;
+    let t174 = s_q3 * t34;
+    let t175 = -0.0825 * (s_q3 * t170 + c_q3 * t171) - t36;
+    let t176 = 0.0825 * t173 + c_q3 * t34;
+    let t177 = -t37;
+    let t178 = t37 * t177 - t126;
+    let t179 = c_q3 * t129 - s_q3 * t178;
+    let t180 = t26 * t177 - t39;
+    let t181 = c_q3 * t33;
+    let t182 = -0.0825 * (s_q3 * t129 + c_q3 * t178) - t48;
+    let t183 = 0.0825 * t180 + s_q3 * t33;
+    let t184 = s_q3 * t46;
+    let t185 = c_q3 * t39 - t184;
+    let t186 = c_q3 * t46;
+    let t187 = s_q3 * t39 + t186;
+    let t188 = c_q3 * t173 - s_q3 * t133;
+    let t189 = t126 - t127;
+    let t190 = s_q3 * t173 + c_q3 * t133;
+    let t191 = t45 - t126;
+    let t192 = c_q3 * t131 - s_q3 * t191;
+    let t193 = s_q3 * t131 + c_q3 * t191;
+    let t194 = t127 - t45;
+    let t195 = c_q3 * t194 + s_q3 * t129;
+    let t196 = s_q3 * t194 - c_q3 * t129;
+    let t197 = t184 + c_q3 * t47;
+    let t198 = t186 - s_q3 * t47;
+    let t199 = t42 * t43 - t112;
+    let t200 = t57 - t41 * t42;
+    let t201 = c_q4 * t199 - s_q4 * t200;
+    let t202 = c_q3 * t201 - s_q3 * t140;
+    let t203 = s_q4 * t199 + c_q4 * t200;
+    let t204 = -0.384 * t203 - s_q4 * t50;
+    let t205 = -0.0825 * t203 - t54;
+    let t206 = c_q3 * t204 - s_q3 * t205;
+    let t207 = -0.0825 * t140 - c_q4 * t50 - 0.384 * t201;
+    let t208 = -0.0825 * (s_q3 * t201 + c_q3 * t140) - t207;
+    let t209 = c_q3 * t205 + 0.0825 * t203 + s_q3 * t204;
+    let t210 = -t56;
+    let t211 = t56 * t210 - t134;
+    let t212 = c_q4 * t137 - s_q4 * t211;
+    let t213 = t58 - t43 * t210;
+    let t214 = c_q3 * t212 - s_q3 * t213;
+    let t215 = s_q4 * t137 + c_q4 * t211;
+    let t216 = -0.384 * t215 - c_q4 * t50;
+    let t217 = t52 - 0.0825 * t215;
+    let t218 = c_q3 * t216 - s_q3 * t217;
+    let t219 = s_q4 * t50 - 0.384 * t212 - 0.0825 * t213;
+    let t220 = -0.0825 * (s_q3 * t212 + c_q3 * t213) - t219;
+    let t221 = c_q3 * t217 + 0.0825 * t215 + s_q3 * t216;
+    let t222 = s_q4 * t113;
+    let t223 = c_q4 * t58 - t222;
+    let t224 = c_q3 * t223 + s_q3 * t136;
+    let t225 = c_q4 * t113;
+    let t226 = s_q4 * t58 + t225;
+    let t227 = s_q3 * t223 - c_q3 * t136;
+    let t228 = -t140;
+    let t229 = c_q4 * t228 - s_q4 * t141;
+    let t230 = t134 - t135;
+    let t231 = c_q3 * t229 - s_q3 * t230;
+    let t232 = s_q4 * t228 + c_q4 * t141;
+    let t233 = s_q3 * t229 + c_q3 * t230;
+    let t234 = t112 - t134;
+    let t235 = c_q4 * t139 - s_q4 * t234;
+    let t236 = t58 - t114;
+    let t237 = c_q3 * t235 - s_q3 * t236;
+    let t238 = s_q4 * t139 + c_q4 * t234;
+    let t239 = s_q3 * t235 + c_q3 * t236;
+    let t240 = t135 - t112;
+    let t241 = c_q4 * t240 + s_q4 * t137;
+    let t242 = c_q3 * t241 - s_q3 * t138;
+    let t243 = s_q4 * t240 - c_q4 * t137;
+    let t244 = s_q3 * t241 + c_q3 * t138;
+    let t245 = t222 + c_q4 * t114;
+    let t246 = c_q3 * t245 - s_q3 * t57;
+    let t247 = t225 - s_q4 * t114;
+    let t248 = s_q3 * t245 + c_q3 * t57;
+    let t249 = t60 * t61 - t73;
+    let t250 = t66 - t59 * t60;
+    let t251 = c_q5 * t249 - s_q5 * t250;
+    let t252 = t68 - t75;
+    let t253 = c_q4 * t251 - s_q4 * t252;
+    let t254 = s_q5 * t249 + c_q5 * t250;
+    let t255 = c_q3 * t253 - s_q3 * t254;
+    let t256 = s_q4 * t251 + c_q4 * t252;
+    let t257 = t55 * s_q5;
+    let t258 = -0.384 * t256 - c_q4 * t257 - s_q4 * t63;
+    let t259 = t55 * c_q5;
+    let t260 = t259 - 0.0825 * t256;
+    let t261 = c_q3 * t258 - s_q3 * t260;
+    let t262 = s_q4 * t257 - c_q4 * t63 - 0.384 * t253 - 0.0825 * t254;
+    let t263 = -0.0825 * (s_q3 * t253 + c_q3 * t254) - t262;
+    let t264 = c_q3 * t260 + 0.0825 * t256 + s_q3 * t258;
+    let t265 = -t64;
+    let t266 = t64 * t265 - t142;
+    let t267 = c_q5 * t143 - s_q5 * t266;
+    let t268 = t61 * t265 - t67;
+    let t269 = c_q4 * t267 - s_q4 * t268;
+    let t270 = s_q5 * t143 + c_q5 * t266;
+    let t271 = c_q3 * t269 - s_q3 * t270;
+    let t272 = s_q4 * t267 + c_q4 * t268;
+    let t273 = t54 * c_q5;
+    let t274 = c_q4 * t273 - 0.384 * t272 - s_q4 * t62;
+    let t275 = t54 * s_q5;
+    let t276 = t275 - 0.0825 * t272;
+    let t277 = c_q3 * t274 - s_q3 * t276;
+    let t278 = -0.384 * t269 - 0.0825 * t270 - s_q4 * t273 - c_q4 * t62;
+    let t279 = -0.0825 * (s_q3 * t269 + c_q3 * t270) - t278;
+    let t280 = c_q3 * t276 + 0.0825 * t272 + s_q3 * t274;
+    let t281 = s_q5 * t75;
+    let t282 = c_q5 * t67 - t281;
+    let t283 = c_q4 * t282 - s_q4 * t74;
+    let t284 = c_q5 * t75;
+    let t285 = s_q5 * t67 + t284;
+    let t286 = c_q3 * t283 - s_q3 * t285;
+    let t287 = s_q4 * t282 + c_q4 * t74;
+    let t288 = s_q3 * t283 + c_q3 * t285;
+    let t289 = c_q5 * t252 - s_q5 * t147;
+    let t290 = t72 - t142;
+    let t291 = c_q4 * t289 - s_q4 * t290;
+    let t292 = s_q5 * t252 + c_q5 * t147;
+    let t293 = c_q3 * t291 - s_q3 * t292;
+    let t294 = s_q4 * t289 + c_q4 * t290;
+    let t295 = s_q3 * t291 + c_q3 * t292;
+    let t296 = t73 - t142;
+    let t297 = c_q5 * t145 - s_q5 * t296;
+    let t298 = c_q4 * t297 - s_q4 * t146;
+    let t299 = s_q5 * t145 + c_q5 * t296;
+    let t300 = c_q3 * t298 - s_q3 * t299;
+    let t301 = s_q4 * t297 + c_q4 * t146;
+    let t302 = s_q3 * t298 + c_q3 * t299;
+    let t303 = t72 - t73;
+    let t304 = c_q5 * t303 + s_q5 * t143;
+    let t305 = c_q4 * t304 + s_q4 * t144;
+    let t306 = s_q5 * t303 - c_q5 * t143;
+    let t307 = c_q3 * t305 - s_q3 * t306;
+    let t308 = s_q4 * t304 - c_q4 * t144;
+    let t309 = s_q3 * t305 + c_q3 * t306;
+    let t310 = t281 + c_q5 * t115;
+    let t311 = c_q4 * t310 + s_q4 * t66;
+    let t312 = s_q5 * t115 - t284;
+    let t313 = c_q3 * t311 - s_q3 * t312;
+    let t314 = s_q4 * t310 - c_q4 * t66;
+    let t315 = s_q3 * t311 + c_q3 * t312;
+    let t316 = t70 * t71 - t116;
+    let t317 = t82 - t69 * t70;
+    let t318 = c_q6 * t316 - s_q6 * t317;
+    let t319 = t84 - t117;
+    let t320 = c_q5 * t318 - s_q5 * t319;
+    let t321 = s_q6 * t316 + c_q6 * t317;
+    let t322 = c_q4 * t320 + s_q4 * t321;
+    let t323 = s_q5 * t318 + c_q5 * t319;
+    let t324 = c_q3 * t322 - s_q3 * t323;
+    let t325 = s_q4 * t320 - c_q4 * t321;
+    let t326 = s_q6 * t78;
+    let t327 = -0.088 * t321 - t80;
+    let t328 = c_q5 * t326 + s_q5 * t327;
+    let t329 = 0.088 * t319 + c_q6 * t78;
+    let t330 = s_q4 * t329 - 0.384 * t325 - c_q4 * t328;
+    let t331 = c_q5 * t327 - s_q5 * t326;
+    let t332 = t331 - 0.0825 * t325;
+    let t333 = c_q3 * t330 - s_q3 * t332;
+    let t334 = s_q4 * t328 + c_q4 * t329 - 0.384 * t322 - 0.0825 * t323;
+    let t335 = -0.0825 * (s_q3 * t322 + c_q3 * t323) - t334;
+    let t336 = c_q3 * t332 + 0.0825 * t325 + s_q3 * t330;
+    let t337 = -t81;
+    let t338 = t81 * t337;
+    let t339 = t338 - t148;
+    let t340 = c_q6 * t151 - s_q6 * t339;
+    let t341 = t71 * t337 - t83;
+    let t342 = c_q5 * t340 - s_q5 * t341;
+    let t343 = s_q6 * t151 + c_q6 * t339;
+    let t344 = c_q4 * t342 + s_q4 * t343;
+    let t345 = s_q5 * t340 + c_q5 * t341;
+    let t346 = c_q3 * t344 - s_q3 * t345;
+    let t347 = s_q4 * t342 - c_q4 * t343;
+    let t348 = c_q6 * t77;
+    let t349 = -0.088 * t343 - t92;
+    let t350 = c_q5 * t348 - s_q5 * t349;
+    let t351 = 0.088 * t341 + s_q6 * t77;
+    let t352 = c_q4 * t350 + s_q4 * t351 - 0.384 * t347;
+    let t353 = s_q5 * t348 + c_q5 * t349;
+    let t354 = t353 - 0.0825 * t347;
+    let t355 = c_q3 * t352 - s_q3 * t354;
+    let t356 = c_q4 * t351 - 0.384 * t344 - 0.0825 * t345 - s_q4 * t350;
+    let t357 = -0.0825 * (s_q3 * t344 + c_q3 * t345) - t356;
+    let t358 = c_q3 * t354 + 0.0825 * t347 + s_q3 * t352;
+    let t359 = s_q6 * t117;
+    let t360 = c_q6 * t83 - t359;
+    let t361 = c_q5 * t360 - s_q5 * t150;
+    let t362 = c_q6 * t117;
+    let t363 = s_q6 * t83 + t362;
+    let t364 = c_q4 * t361 + s_q4 * t363;
+    let t365 = s_q5 * t360 + c_q5 * t150;
+    let t366 = c_q3 * t364 - s_q3 * t365;
+    let t367 = s_q4 * t361 - c_q4 * t363;
+    let t368 = s_q3 * t364 + c_q3 * t365;
+    let t369 = c_q6 * t319 - s_q6 * t155;
+    let t370 = t148 - t149;
+    let t371 = c_q5 * t369 + s_q5 * t370;
+    let t372 = s_q6 * t319 + c_q6 * t155;
+    let t373 = c_q4 * t371 + s_q4 * t372;
+    let t374 = s_q5 * t369 - c_q5 * t370;
+    let t375 = c_q3 * t373 - s_q3 * t374;
+    let t376 = s_q4 * t371 - c_q4 * t372;
+    let t377 = s_q3 * t373 + c_q3 * t374;
+    let t378 = t116 - t148;
+    let t379 = c_q6 * t153 - s_q6 * t378;
+    let t380 = c_q5 * t379 - s_q5 * t154;
+    let t381 = s_q6 * t153 + c_q6 * t378;
+    let t382 = c_q4 * t380 + s_q4 * t381;
+    let t383 = s_q5 * t379 + c_q5 * t154;
+    let t384 = c_q3 * t382 - s_q3 * t383;
+    let t385 = s_q4 * t380 - c_q4 * t381;
+    let t386 = s_q3 * t382 + c_q3 * t383;
+    let t387 = t149 - t116;
+    let t388 = c_q6 * t387 + s_q6 * t151;
+    let t389 = c_q5 * t388 + s_q5 * t152;
+    let t390 = s_q6 * t387 - c_q6 * t151;
+    let t391 = c_q4 * t389 + s_q4 * t390;
+    let t392 = s_q5 * t388 - c_q5 * t152;
+    let t393 = c_q3 * t391 - s_q3 * t392;
+    let t394 = s_q4 * t389 - c_q4 * t390;
+    let t395 = s_q3 * t391 + c_q3 * t392;
+    let t396 = t359 + c_q6 * t118;
+    let t397 = c_q5 * t396 + s_q5 * t82;
+    let t398 = t362 - s_q6 * t118;
+    let t399 = c_q4 * t397 - s_q4 * t398;
+    let t400 = s_q5 * t396 - c_q5 * t82;
+    let t401 = c_q3 * t399 - s_q3 * t400;
+    let t402 = s_q4 * t397 + c_q4 * t398;
+    let t403 = s_q3 * t399 + c_q3 * t400;
+    let t404 = 0.7071067811865475 * t98 + 0.7071067811865476 * t99;
+    let t405 = 0.7071067811865476 * t98 - 0.7071067811865475 * t99;
+    let t406 = c_q6 * t404 - s_q6 * t405;
+    let t407 = c_q5 * t406 + s_q5 * t101;
+    let t408 = s_q6 * t404 + c_q6 * t405;
+    let t409 = c_q4 * t407 + s_q4 * t408;
+    let t410 = s_q5 * t406 - c_q5 * t101;
+    let t411 = c_q3 * t409 - s_q3 * t410;
+    let t412 = s_q4 * t407 - c_q4 * t408;
+    let t413 = 0.7071067811865476 * t110 - 0.1654 * t405;
+    let t414 = 0.1654 * t404 - 0.7071067811865475 * t110;
+    let t415 = c_q6 * t413 - s_q6 * t414;
+    let t416 = q[7] * (0.7071067811865475 * t405 - 0.7071067811865476 * t404);
+    let t417 = -0.088 * t408 - t416;
+    let t418 = c_q5 * t415 - s_q5 * t417;
+    let t419 = c_q6 * t414 + s_q6 * t413 - 0.088 * t101;
+    let t420 = c_q4 * t418 + s_q4 * t419 - 0.384 * t412;
+    let t421 = s_q5 * t415 + c_q5 * t417;
+    let t422 = t421 - 0.0825 * t412;
+    let t423 = c_q3 * t420 - s_q3 * t422;
+    let t424 = c_q4 * t419 - 0.384 * t409 - 0.0825 * t410 - s_q4 * t418;
+    let t425 = -0.0825 * (s_q3 * t409 + c_q3 * t410) - t424;
+    let t426 = c_q3 * t422 + 0.0825 * t412 + s_q3 * t420;
+    let t427 = -t86;
+    let t428 = t86 * t427 - t116;
+    let t429 = t82 - t85 * t427;
+    let t430 = 0.7071067811865476 * t428 + 0.7071067811865475 * t429;
+    let t431 = 0.7071067811865476 * t429 - 0.7071067811865475 * t428;
+    let t432 = c_q6 * t430 - s_q6 * t431;
+    let t433 = c_q5 * t432 + s_q5 * t160;
+    let t434 = s_q6 * t430 + c_q6 * t431;
+    let t435 = c_q4 * t433 + s_q4 * t434;
+    let t436 = s_q5 * t432 - c_q5 * t160;
+    let t437 = c_q3 * t435 - s_q3 * t436;
+    let t438 = s_q4 * t433 - c_q4 * t434;
+    let t439 = q[7] * t160;
+    let t440 = 0.7071067811865476 * t439 - 0.7071067811865475 * t101 - 0.1654 * t431;
+    let t441 = 0.1654 * t430 - 0.7071067811865476 * t101 - 0.7071067811865475 * t439;
+    let t442 = c_q6 * t440 - s_q6 * t441;
+    let t443 = t98 + q[7] * (0.7071067811865475 * t431 - 0.7071067811865476 * t430);
+    let t444 = -0.088 * t434 - t443;
+    let t445 = c_q5 * t442 - s_q5 * t444;
+    let t446 = c_q6 * t441 + s_q6 * t440 - 0.088 * t160;
+    let t447 = c_q4 * t445 + s_q4 * t446 - 0.384 * t438;
+    let t448 = s_q5 * t442 + c_q5 * t444;
+    let t449 = t448 - 0.0825 * t438;
+    let t450 = c_q3 * t447 - s_q3 * t449;
+    let t451 = c_q4 * t446 - 0.384 * t435 - 0.0825 * t436 - s_q4 * t445;
+    let t452 = -0.0825 * (s_q3 * t435 + c_q3 * t436) - t451;
+    let t453 = c_q3 * t449 + 0.0825 * t438 + s_q3 * t447;
+    let t454 = t338 - t85 * t85;
+    let t455 = 0.7071067811865476 * t156 + 0.7071067811865475 * t454;
+    let t456 = 0.7071067811865476 * t454 - 0.7071067811865475 * t156;
+    let t457 = c_q6 * t455 - s_q6 * t456;
+    let t458 = t157 + t86 * t337;
+    let t459 = c_q5 * t457 - s_q5 * t458;
+    let t460 = s_q6 * t455 + c_q6 * t456;
+    let t461 = c_q4 * t459 + s_q4 * t460;
+    let t462 = s_q5 * t457 + c_q5 * t458;
+    let t463 = c_q3 * t461 - s_q3 * t462;
+    let t464 = s_q4 * t459 - c_q4 * t460;
+    let t465 = t101 - q[7] * t458;
+    let t466 = 0.7071067811865476 * t465 - 0.1654 * t456;
+    let t467 = 0.1654 * t455 - 0.7071067811865475 * t465;
+    let t468 = c_q6 * t466 - s_q6 * t467;
+    let t469 = q[7] * (0.7071067811865475 * t456 - 0.7071067811865476 * t455) - t99;
+    let t470 = -0.088 * t460 - t469;
+    let t471 = c_q5 * t468 - s_q5 * t470;
+    let t472 = c_q6 * t467 + 0.088 * t458 + s_q6 * t466;
+    let t473 = c_q4 * t471 + s_q4 * t472 - 0.384 * t464;
+    let t474 = s_q5 * t468 + c_q5 * t470;
+    let t475 = t474 - 0.0825 * t464;
+    let t476 = c_q3 * t473 - s_q3 * t475;
+    let t477 = c_q4 * t472 - 0.384 * t461 - 0.0825 * t462 - s_q4 * t471;
+    let t478 = -0.0825 * (s_q3 * t461 + c_q3 * t462) - t477;
+    let t479 = c_q3 * t475 + 0.0825 * t464 + s_q3 * t473;
+    let t480 = t159 + t81 * t85;
+    let t481 = 0.7071067811865475 * t158 + 0.7071067811865476 * t480;
+    let t482 = 0.7071067811865476 * t158 - 0.7071067811865475 * t480;
+    let t483 = c_q6 * t481 - s_q6 * t482;
+    let t484 = t86 * t86 + t85 * t85;
+    let t485 = c_q5 * t483 - s_q5 * t484;
+    let t486 = s_q6 * t481 + c_q6 * t482;
+    let t487 = c_q4 * t485 + s_q4 * t486;
+    let t488 = s_q5 * t483 + c_q5 * t484;
+    let t489 = c_q3 * t487 - s_q3 * t488;
+    let t490 = s_q4 * t485 - c_q4 * t486;
+    let t491 = q[7] * t484 + t98;
+    let t492 = 0.7071067811865475 * t99 - 0.7071067811865476 * t491 - 0.1654 * t482;
+    let t493 = 0.7071067811865476 * t99 + 0.1654 * t481 + 0.7071067811865475 * t491;
+    let t494 = c_q6 * t492 - s_q6 * t493;
+    let t495 = q[7] * (0.7071067811865475 * t482 - 0.7071067811865476 * t481);
+    let t496 = -0.088 * t486 - t495;
+    let t497 = c_q5 * t494 - s_q5 * t496;
+    let t498 = c_q6 * t493 + 0.088 * t484 + s_q6 * t492;
+    let t499 = c_q4 * t497 + s_q4 * t498 - 0.384 * t490;
+    let t500 = s_q5 * t494 + c_q5 * t496;
+    let t501 = t500 - 0.0825 * t490;
+    let t502 = c_q3 * t499 - s_q3 * t501;
+    let t503 = c_q4 * t498 - 0.384 * t487 - 0.0825 * t488 - s_q4 * t497;
+    let t504 = -0.0825 * (s_q3 * t487 + c_q3 * t488) - t503;
+    let t505 = c_q3 * t501 + 0.0825 * t490 + s_q3 * t499;
+    let t506 = 0.7071067811865475 * t106 + 0.7071067811865476 * t107;
+    let t507 = 0.7071067811865476 * t106 - 0.7071067811865475 * t107;
+    let t508 = c_q6 * t506 - s_q6 * t507;
+    let t509 = c_q5 * t508 + s_q5 * t108;
+    let t510 = s_q6 * t506 + c_q6 * t507;
+    let t511 = c_q4 * t509 + s_q4 * t510;
+    let t512 = s_q5 * t508 - c_q5 * t108;
+    let t513 = c_q3 * t511 - s_q3 * t512;
+    let t514 = s_q4 * t509 - c_q4 * t510;
+    let t515 = -0.7071067811865476 * t109 - 0.1654 * t507;
+    let t516 = 0.7071067811865475 * t109 + 0.1654 * t506;
+    let t517 = c_q6 * t515 - s_q6 * t516;
+    let t518 = q[7] * (0.7071067811865476 * t506 - 0.7071067811865475 * t507);
+    let t519 = -0.088 * t510 - t518;
+    let t520 = c_q5 * t517 - s_q5 * t519;
+    let t521 = c_q6 * t516 + s_q6 * t515 - 0.088 * t108;
+    let t522 = c_q4 * t520 + s_q4 * t521 - 0.384 * t514;
+    let t523 = s_q5 * t517 + c_q5 * t519;
+    let t524 = t523 - 0.0825 * t514;
+    let t525 = c_q3 * t522 - s_q3 * t524;
+    let t526 = c_q4 * t521 - 0.384 * t511 - 0.0825 * t512 - s_q4 * t520;
+    let t527 = -0.0825 * (s_q3 * t511 + c_q3 * t512) - t526;
+    let t528 = c_q3 * t524 + 0.0825 * t514 + s_q3 * t522;
     [
         [
             qdd[0],
@@ -16987,71 +16908,74 @@ fn regressor_with_body(
             c_q1 * t8 + s_q1 * t9,
             -s_q1 * (2.0 * t8 - t3) - c_q1 * (-2.0 * t6 - t2),
             -s_q1 * (qdd[1] + t12) - c_q1 * (t0 - t13),
-            -s_q1 * (t121 - t0) - c_q1 * t15,
+            -s_q1 * (t119 - t0) - c_q1 * t15,
             0.0,
-            -s_q1 * (s_q2 * t17 - 0.316 * (s_q2 * t163 + c_q2 * t164)) - c_q1 * t19,
-            -s_q1 * (c_q2 * t17 - 0.316 * (s_q2 * t123 - c_q2 * t165)) - c_q1 * t18,
-            -s_q1 * (c_q2 * t22 - t166) - c_q1 * t30,
-            -s_q1 * (c_q2 * t168 - s_q2 * t127) - c_q1 * t169,
-            -s_q1 * (c_q2 * t125 - s_q2 * t170) - c_q1 * t126,
-            c_q1 * t124 - s_q1 * (c_q2 * t171 + s_q2 * t123),
-            c_q1 * t21 - s_q1 * (t166 + c_q2 * t113),
-            c_q1 * t178
+            -s_q1 * (s_q2 * t17 - 0.316 * (s_q2 * t161 + c_q2 * t162)) - c_q1 * t19,
+            -s_q1 * (c_q2 * t17 - 0.316 * (s_q2 * t121 - c_q2 * t163)) - c_q1 * t18,
+            -s_q1 * (c_q2 * t22 - t164) - c_q1 * t30,
+            -s_q1 * (c_q2 * t166 - s_q2 * t125) - c_q1 * t167,
+            -s_q1 * (c_q2 * t123 - s_q2 * t168) - c_q1 * t124,
+            c_q1 * t122 - s_q1 * (c_q2 * t169 + s_q2 * t121),
+            c_q1 * t21 - s_q1 * (t164 + c_q2 * t111),
+            c_q1 * t176
                 - s_q1
-                    * (-0.316 * (s_q2 * t174 + c_q2 * t175) - c_q2 * t176 - s_q2 * t177),
-            c_q1 * t185
+                    * (-0.316 * (s_q2 * t172 + c_q2 * t173) - c_q2 * t174 - s_q2 * t175),
+            c_q1 * t183
                 - s_q1
-                    * (c_q2 * t183 - 0.316 * (s_q2 * t181 + c_q2 * t182) - s_q2 * t184),
-            c_q1 * t189 - s_q1 * (c_q2 * t187 - s_q2 * t130),
-            c_q1 * t192 - s_q1 * (c_q2 * t190 + s_q2 * t191),
-            c_q1 * t195 - s_q1 * (c_q2 * t194 - s_q2 * t134),
-            c_q1 * t198 - s_q1 * (c_q2 * t197 + s_q2 * t132),
-            -s_q1 * (c_q2 * t199 + s_q2 * t38) - c_q1 * t200,
-            c_q1 * t211
+                    * (c_q2 * t181 - 0.316 * (s_q2 * t179 + c_q2 * t180) - s_q2 * t182),
+            c_q1 * t187 - s_q1 * (c_q2 * t185 - s_q2 * t128),
+            c_q1 * t190 - s_q1 * (c_q2 * t188 + s_q2 * t189),
+            c_q1 * t193 - s_q1 * (c_q2 * t192 - s_q2 * t132),
+            c_q1 * t196 - s_q1 * (c_q2 * t195 + s_q2 * t130),
+            -s_q1 * (c_q2 * t197 + s_q2 * t38) - c_q1 * t198,
+            c_q1 * t209
                 - s_q1
-                    * (c_q2 * t208 - 0.316 * (s_q2 * t204 + c_q2 * t205) - s_q2 * t210),
-            c_q1 * t223
+                    * (c_q2 * t206 - 0.316 * (s_q2 * t202 + c_q2 * t203) - s_q2 * t208),
+            c_q1 * t221
                 - s_q1
-                    * (c_q2 * t220 - 0.316 * (s_q2 * t216 + c_q2 * t217) - s_q2 * t222),
-            c_q1 * t229 - s_q1 * (c_q2 * t226 - s_q2 * t228),
-            c_q1 * t235 - s_q1 * (c_q2 * t233 - s_q2 * t234),
-            c_q1 * t241 - s_q1 * (c_q2 * t239 - s_q2 * t240),
-            c_q1 * t246 - s_q1 * (c_q2 * t244 - s_q2 * t245),
-            c_q1 * t250 - s_q1 * (c_q2 * t248 + s_q2 * t249),
-            c_q1 * t266
+                    * (c_q2 * t218 - 0.316 * (s_q2 * t214 + c_q2 * t215) - s_q2 * t220),
+            c_q1 * t227 - s_q1 * (c_q2 * t224 - s_q2 * t226),
+            c_q1 * t233 - s_q1 * (c_q2 * t231 - s_q2 * t232),
+            c_q1 * t239 - s_q1 * (c_q2 * t237 - s_q2 * t238),
+            c_q1 * t244 - s_q1 * (c_q2 * t242 - s_q2 * t243),
+            c_q1 * t248 - s_q1 * (c_q2 * t246 + s_q2 * t247),
+            c_q1 * t264
                 - s_q1
-                    * (c_q2 * t263 - 0.316 * (s_q2 * t257 + c_q2 * t258) - s_q2 * t265),
-            c_q1 * t282
+                    * (c_q2 * t261 - 0.316 * (s_q2 * t255 + c_q2 * t256) - s_q2 * t263),
+            c_q1 * t280
                 - s_q1
-                    * (c_q2 * t279 - 0.316 * (s_q2 * t273 + c_q2 * t274) - s_q2 * t281),
-            c_q1 * t290 - s_q1 * (c_q2 * t288 - s_q2 * t289),
-            c_q1 * t297 - s_q1 * (c_q2 * t295 - s_q2 * t296),
-            c_q1 * t304 - s_q1 * (c_q2 * t302 - s_q2 * t303),
-            c_q1 * t311 - s_q1 * (c_q2 * t309 - s_q2 * t310),
-            c_q1 * t317 - s_q1 * (c_q2 * t315 - s_q2 * t316),
-            c_q1 * t338
+                    * (c_q2 * t277 - 0.316 * (s_q2 * t271 + c_q2 * t272) - s_q2 * t279),
+            c_q1 * t288 - s_q1 * (c_q2 * t286 - s_q2 * t287),
+            c_q1 * t295 - s_q1 * (c_q2 * t293 - s_q2 * t294),
+            c_q1 * t302 - s_q1 * (c_q2 * t300 - s_q2 * t301),
+            c_q1 * t309 - s_q1 * (c_q2 * t307 - s_q2 * t308),
+            c_q1 * t315 - s_q1 * (c_q2 * t313 - s_q2 * t314),
+            c_q1 * t336
                 - s_q1
-                    * (c_q2 * t335 - 0.316 * (s_q2 * t326 + c_q2 * t327) - s_q2 * t337),
-            c_q1 * t360
+                    * (c_q2 * t333 - 0.316 * (s_q2 * t324 + c_q2 * t325) - s_q2 * t335),
+            c_q1 * t358
                 - s_q1
-                    * (c_q2 * t357 - 0.316 * (s_q2 * t348 + c_q2 * t349) - s_q2 * t359),
-            c_q1 * t370 - s_q1 * (c_q2 * t368 - s_q2 * t369),
-            c_q1 * t379 - s_q1 * (c_q2 * t377 - s_q2 * t378),
-            c_q1 * t388 - s_q1 * (c_q2 * t386 - s_q2 * t387),
-            c_q1 * t397 - s_q1 * (c_q2 * t395 - s_q2 * t396),
-            c_q1 * t405 - s_q1 * (c_q2 * t403 - s_q2 * t404),
-            c_q1 * t428
+                    * (c_q2 * t355 - 0.316 * (s_q2 * t346 + c_q2 * t347) - s_q2 * t357),
+            c_q1 * t368 - s_q1 * (c_q2 * t366 - s_q2 * t367),
+            c_q1 * t377 - s_q1 * (c_q2 * t375 - s_q2 * t376),
+            c_q1 * t386 - s_q1 * (c_q2 * t384 - s_q2 * t385),
+            c_q1 * t395 - s_q1 * (c_q2 * t393 - s_q2 * t394),
+            c_q1 * t403 - s_q1 * (c_q2 * t401 - s_q2 * t402),
+            c_q1 * t426
                 - s_q1
-                    * (c_q2 * t425 - 0.316 * (s_q2 * t413 + c_q2 * t414) - s_q2 * t427),
-            c_q1 * t460 - s_q1 * (c_q2 * t455 - 0.316 * t442 - s_q2 * t459),
-            c_q1 * t493 - s_q1 * (c_q2 * t488 - 0.316 * t474 - s_q2 * t492),
-            c_q1 * t524 - s_q1 * (c_q2 * t519 - 0.316 * t506 - s_q2 * t523),
-            c_q1 * t548
+                    * (c_q2 * t423 - 0.316 * (s_q2 * t411 + c_q2 * t412) - s_q2 * t425),
+            c_q1 * t453
                 - s_q1
-                    * (c_q2 * t545 - 0.316 * (s_q2 * t533 + c_q2 * t534) - s_q2 * t547),
-            c_q1 * t563 - s_q1 * (c_q2 * t560 - 0.316 * t442 - s_q2 * t562),
-            c_q1 * t578 - s_q1 * (c_q2 * t575 - 0.316 * t474 - s_q2 * t577),
-            c_q1 * t592 - s_q1 * (c_q2 * t589 - 0.316 * t506 - s_q2 * t591),
+                    * (c_q2 * t450 - 0.316 * (s_q2 * t437 + c_q2 * t438) - s_q2 * t452),
+            c_q1 * t479
+                - s_q1
+                    * (c_q2 * t476 - 0.316 * (s_q2 * t463 + c_q2 * t464) - s_q2 * t478),
+            c_q1 * t505
+                - s_q1
+                    * (c_q2 * t502 - 0.316 * (s_q2 * t489 + c_q2 * t490) - s_q2 * t504),
+            c_q1 * t528
+                - s_q1
+                    * (c_q2 * t525 - 0.316 * (s_q2 * t513 + c_q2 * t514) - s_q2 * t527),
             qd[0],
             qd[0] / sqrt(qd[0] * qd[0] + 0.000001),
             0.0,
@@ -17073,53 +16997,50 @@ fn regressor_with_body(
             -t5,
             t4,
             -t12,
-            t13 - t121,
+            t13 - t119,
             -t2,
             -t3,
             qdd[1],
-            0.316 * (c_q2 * t163 - s_q2 * t164) - c_q2 * t17,
-            0.316 * (c_q2 * t123 + s_q2 * t165) + s_q2 * t17,
-            s_q2 * t22 + t167,
-            s_q2 * t168 + c_q2 * t127,
-            s_q2 * t125 + c_q2 * t170,
-            s_q2 * t171 - c_q2 * t123,
-            s_q2 * t113 - t167,
-            0.316 * (c_q2 * t174 - s_q2 * t175) + c_q2 * t177 - s_q2 * t176,
-            0.316 * (c_q2 * t181 - s_q2 * t182) + s_q2 * t183 + c_q2 * t184,
-            s_q2 * t187 + c_q2 * t130,
-            s_q2 * t190 - c_q2 * t191,
-            s_q2 * t194 + c_q2 * t134,
-            s_q2 * t197 - c_q2 * t132,
-            s_q2 * t199 - c_q2 * t38,
-            0.316 * (c_q2 * t204 - s_q2 * t205) + s_q2 * t208 + c_q2 * t210,
-            0.316 * (c_q2 * t216 - s_q2 * t217) + s_q2 * t220 + c_q2 * t222,
-            s_q2 * t226 + c_q2 * t228,
-            s_q2 * t233 + c_q2 * t234,
-            s_q2 * t239 + c_q2 * t240,
-            s_q2 * t244 + c_q2 * t245,
-            s_q2 * t248 - c_q2 * t249,
-            0.316 * (c_q2 * t257 - s_q2 * t258) + s_q2 * t263 + c_q2 * t265,
-            0.316 * (c_q2 * t273 - s_q2 * t274) + s_q2 * t279 + c_q2 * t281,
-            s_q2 * t288 + c_q2 * t289,
-            s_q2 * t295 + c_q2 * t296,
-            s_q2 * t302 + c_q2 * t303,
-            s_q2 * t309 + c_q2 * t310,
-            s_q2 * t315 + c_q2 * t316,
-            0.316 * (c_q2 * t326 - s_q2 * t327) + s_q2 * t335 + c_q2 * t337,
-            0.316 * (c_q2 * t348 - s_q2 * t349) + s_q2 * t357 + c_q2 * t359,
-            s_q2 * t368 + c_q2 * t369,
-            s_q2 * t377 + c_q2 * t378,
-            s_q2 * t386 + c_q2 * t387,
-            s_q2 * t395 + c_q2 * t396,
-            s_q2 * t403 + c_q2 * t404,
-            0.316 * (c_q2 * t413 - s_q2 * t414) + s_q2 * t425 + c_q2 * t427,
-            0.316 * t461 + s_q2 * t455 + c_q2 * t459,
-            0.316 * t494 + s_q2 * t488 + c_q2 * t492,
-            0.316 * t525 + s_q2 * t519 + c_q2 * t523,
-            0.316 * (c_q2 * t533 - s_q2 * t534) + s_q2 * t545 + c_q2 * t547,
-            0.316 * t461 + s_q2 * t560 + c_q2 * t562,
-            0.316 * t494 + s_q2 * t575 + c_q2 * t577,
-            0.316 * t525 + s_q2 * t589 + c_q2 * t591,
+            0.316 * (c_q2 * t161 - s_q2 * t162) - c_q2 * t17,
+            0.316 * (c_q2 * t121 + s_q2 * t163) + s_q2 * t17,
+            s_q2 * t22 + t165,
+            s_q2 * t166 + c_q2 * t125,
+            s_q2 * t123 + c_q2 * t168,
+            s_q2 * t169 - c_q2 * t121,
+            s_q2 * t111 - t165,
+            0.316 * (c_q2 * t172 - s_q2 * t173) + c_q2 * t175 - s_q2 * t174,
+            0.316 * (c_q2 * t179 - s_q2 * t180) + s_q2 * t181 + c_q2 * t182,
+            s_q2 * t185 + c_q2 * t128,
+            s_q2 * t188 - c_q2 * t189,
+            s_q2 * t192 + c_q2 * t132,
+            s_q2 * t195 - c_q2 * t130,
+            s_q2 * t197 - c_q2 * t38,
+            0.316 * (c_q2 * t202 - s_q2 * t203) + s_q2 * t206 + c_q2 * t208,
+            0.316 * (c_q2 * t214 - s_q2 * t215) + s_q2 * t218 + c_q2 * t220,
+            s_q2 * t224 + c_q2 * t226,
+            s_q2 * t231 + c_q2 * t232,
+            s_q2 * t237 + c_q2 * t238,
+            s_q2 * t242 + c_q2 * t243,
+            s_q2 * t246 - c_q2 * t247,
+            0.316 * (c_q2 * t255 - s_q2 * t256) + s_q2 * t261 + c_q2 * t263,
+            0.316 * (c_q2 * t271 - s_q2 * t272) + s_q2 * t277 + c_q2 * t279,
+            s_q2 * t286 + c_q2 * t287,
+            s_q2 * t293 + c_q2 * t294,
+            s_q2 * t300 + c_q2 * t301,
+            s_q2 * t307 + c_q2 * t308,
+            s_q2 * t313 + c_q2 * t314,
+            0.316 * (c_q2 * t324 - s_q2 * t325) + s_q2 * t333 + c_q2 * t335,
+            0.316 * (c_q2 * t346 - s_q2 * t347) + s_q2 * t355 + c_q2 * t357,
+            s_q2 * t366 + c_q2 * t367,
+            s_q2 * t375 + c_q2 * t376,
+            s_q2 * t384 + c_q2 * t385,
+            s_q2 * t393 + c_q2 * t394,
+            s_q2 * t401 + c_q2 * t402,
+            0.316 * (c_q2 * t411 - s_q2 * t412) + s_q2 * t423 + c_q2 * t425,
+            0.316 * (c_q2 * t437 - s_q2 * t438) + s_q2 * t450 + c_q2 * t452,
+            0.316 * (c_q2 * t463 - s_q2 * t464) + s_q2 * t476 + c_q2 * t478,
+            0.316 * (c_q2 * t489 - s_q2 * t490) + s_q2 * t502 + c_q2 * t504,
+            0.316 * (c_q2 * t513 - s_q2 * t514) + s_q2 * t525 + c_q2 * t527,
             0.0,
             0.0,
             qd[1],
@@ -17148,46 +17069,43 @@ fn regressor_with_body(
             -t19,
             -t18,
             -t30,
-            -t169,
-            -t126,
-            t124,
+            -t167,
+            -t124,
+            t122,
             t21,
-            t178,
-            t185,
-            t189,
-            t192,
-            t195,
-            t198,
-            -t200,
-            t211,
-            t223,
-            t229,
-            t235,
-            t241,
-            t246,
-            t250,
-            t266,
-            t282,
-            t290,
-            t297,
-            t304,
-            t311,
-            t317,
-            t338,
-            t360,
-            t370,
-            t379,
-            t388,
-            t397,
-            t405,
-            t428,
-            t460,
-            t493,
-            t524,
-            t548,
-            t563,
-            t578,
-            t592,
+            t176,
+            t183,
+            t187,
+            t190,
+            t193,
+            t196,
+            -t198,
+            t209,
+            t221,
+            t227,
+            t233,
+            t239,
+            t244,
+            t248,
+            t264,
+            t280,
+            t288,
+            t295,
+            t302,
+            t309,
+            t315,
+            t336,
+            t358,
+            t368,
+            t377,
+            t386,
+            t395,
+            t403,
+            t426,
+            t453,
+            t479,
+            t505,
+            t528,
             0.0,
             0.0,
             0.0,
@@ -17222,40 +17140,37 @@ fn regressor_with_body(
             0.0,
             t36,
             t48,
-            -t130,
-            t191,
-            -t134,
-            t132,
+            -t128,
+            t189,
+            -t132,
+            t130,
             t38,
-            t209,
-            t221,
-            -t228,
-            -t234,
-            -t240,
-            -t245,
-            t249,
-            t264,
-            t280,
-            -t289,
-            -t296,
-            -t303,
-            -t310,
-            -t316,
-            t336,
-            t358,
-            -t369,
-            -t378,
-            -t387,
-            -t396,
-            -t404,
-            t426,
-            -t456 - t457,
-            -t489 - t490,
-            -t520 - t521,
-            t546,
-            -t457 - t561,
-            -t490 - t576,
-            -t521 - t590,
+            t207,
+            t219,
+            -t226,
+            -t232,
+            -t238,
+            -t243,
+            t247,
+            t262,
+            t278,
+            -t287,
+            -t294,
+            -t301,
+            -t308,
+            -t314,
+            t334,
+            t356,
+            -t367,
+            -t376,
+            -t385,
+            -t394,
+            -t402,
+            t424,
+            t451,
+            t477,
+            t503,
+            t526,
             0.0,
             0.0,
             0.0,
@@ -17297,33 +17212,30 @@ fn regressor_with_body(
             0.0,
             t55,
             t52,
-            -t138,
-            t232,
-            t238,
-            t140,
+            -t136,
+            t230,
+            t236,
+            t138,
             t57,
-            t261,
-            t277,
-            t287,
-            t294,
-            t301,
-            t308,
-            t314,
-            t333,
-            t355,
-            t367,
-            t376,
-            t385,
-            t394,
-            t402,
-            t423,
-            t453,
-            t486,
-            t517,
-            t543,
-            t558,
-            t573,
-            t587,
+            t259,
+            t275,
+            t285,
+            t292,
+            t299,
+            t306,
+            t312,
+            t331,
+            t353,
+            t365,
+            t374,
+            t383,
+            t392,
+            t400,
+            t421,
+            t448,
+            t474,
+            t500,
+            t523,
             0.0,
             0.0,
             0.0,
@@ -17373,25 +17285,22 @@ fn regressor_with_body(
             -t63,
             -t62,
             -t74,
-            -t292,
-            -t148,
-            t146,
+            -t290,
+            -t146,
+            t144,
             t66,
-            t331,
-            t353,
-            t365,
-            t374,
-            t383,
-            t392,
-            -t400,
-            t421,
-            t451,
-            t484,
-            t515,
-            t541,
-            t556,
-            t571,
-            t585,
+            t329,
+            t351,
+            t363,
+            t372,
+            t381,
+            t390,
+            -t398,
+            t419,
+            t446,
+            t472,
+            t498,
+            t521,
             0.0,
             0.0,
             0.0,
@@ -17447,19 +17356,16 @@ fn regressor_with_body(
             0.0,
             t80,
             t92,
-            -t152,
-            t372,
-            -t156,
-            t154,
+            -t150,
+            t370,
+            -t154,
+            t152,
             t82,
-            t418,
-            t448,
-            t481,
-            t512,
-            t538,
-            t553,
-            t568,
-            -t512,
+            t416,
+            t443,
+            t469,
+            t495,
+            t518,
             0.0,
             0.0,
             0.0,
@@ -17521,13 +17427,10 @@ fn regressor_with_body(
             0.0,
             0.0,
             t98,
-            t432,
-            t463,
-            t160,
-            t549,
-            t431,
-            t462,
-            -t160,
+            t429,
+            t454,
+            t158,
+            -t106,
             0.0,
             0.0,
             0.0,
@@ -17548,7 +17451,7 @@ fn regressor_with_body(
 }
 
 /// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 478, add: 401, div: 7, sqrt: 7, sin: 6, cos: 6, exp: 0 };
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 463, add: 386, div: 7, sqrt: 7, sin: 6, cos: 6, exp: 0 };
 
 /// The joint forces written in the base parameters: `Y_b β` for the given `beta`
 /// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
@@ -17732,127 +17635,119 @@ fn base_inverse_dynamics_with_body(
     let t108 = t106 + t107;
     let t109 = t44 * t44;
     let t110 = t45 * t45;
-    let t111 = t51 + t110;
-    let t112 = t49 - t41;
-    let t113 = 0.7071067811865475 * t42 + 0.7071067811865476 * t43;
-    let t114 = t48 + t113;
-    let t115 = t41 + t49;
-    let t116 = t51 + t109;
-    let t117 = 0.7071067811865476 * t42 - 0.7071067811865475 * t43;
-    let t118 = t47 - t117;
-    let t119 = t48 - t113;
-    let t120 = t47 + t117;
-    let t121 = t109 + t110;
-    let t122 = t99 - t98;
-    let t123 = t102 - t101;
-    let t124 = 0.7071067811865475 * t122 + 0.7071067811865476 * t123 - qdd[7];
-    let t125 = 2.0 * t46 + 0.7071067811865476 * t122 - 0.7071067811865475 * t123;
-    let t126 = t106 - t107;
-    let t127 = qd[1] * beta[5] - t6 * beta[3] - t1 * beta[4];
-    let t128 = qd[1] * beta[6] - t6 * beta[4];
-    let t129 = qd[1] * beta[7] - t6 * beta[5] - t1 * beta[6];
-    let t130 = t9 * beta[10] + t10 * beta[11] + t11 * beta[12];
-    let t131 = t9 * beta[11] + t11 * beta[13];
-    let t132 = t9 * beta[12] + t10 * beta[13] + t11 * beta[14];
-    let t133 = t15 * beta[17] + t16 * beta[18] + t19 * beta[19];
-    let t134 = t15 * beta[18] + t19 * beta[20];
-    let t135 = t15 * beta[19] + t16 * beta[20] + t19 * beta[21];
-    let t136 = t23 * beta[24] + t24 * beta[25] + t26 * beta[26];
-    let t137 = t23 * beta[25] + t26 * beta[27];
-    let t138 = t23 * beta[26] + t24 * beta[27] + t26 * beta[28];
-    let t139 = t30 * beta[31] + t31 * beta[32] + t32 * beta[33];
-    let t140 = t30 * beta[32] + t32 * beta[34];
-    let t141 = t30 * beta[33] + t31 * beta[34] + t32 * beta[35];
-    let t142 = t36 * beta[38] + t37 * beta[39] + t40 * beta[40];
-    let t143 = t36 * beta[39] + t40 * beta[41];
-    let t144 = t36 * beta[40] + t37 * beta[41] + t40 * beta[42];
-    let t145 = t105 * beta[43] + t112 * beta[45] + t114 * beta[46] - t111 * beta[44];
-    let t146 = t104 * beta[43] + t115 * beta[44] + t118 * beta[46] - t116 * beta[45];
-    let t147 = t108 * beta[43] + t119 * beta[44] + t120 * beta[45] - t121 * beta[46];
-    let t148 = t125 * beta[47] + t112 * beta[49] + t114 * beta[50] - t111 * beta[48];
-    let t149 = t124 * beta[47] + t115 * beta[48] + t118 * beta[50] - t116 * beta[49];
-    let t150 = t126 * beta[47] + t119 * beta[48] + t120 * beta[49] - t121 * beta[50];
-    let t151 = 0.7071067811865476 * t148 + 0.7071067811865475 * t149;
-    let t152 = 0.7071067811865476 * t149 - 0.7071067811865475 * t148;
-    let t153 = 0.7071067811865476 * t145 + 0.7071067811865475 * t146;
-    let t154 = 0.7071067811865476 * t146 - 0.7071067811865475 * t145;
-    let t155 = t93 * beta[37] + t151 + t153 - t92 * beta[36];
-    let t156 = t94 * beta[36] + t152 + t154 - t95 * beta[37];
-    let t157 = t105 * beta[46] + t125 * beta[50] - t108 * beta[44] - t126 * beta[48];
-    let t158 = t108 * beta[45] + t126 * beta[49] + q[7] * (t147 - t150) - t104 * beta[46]
-        - t124 * beta[50];
-    let t159 = t42 * beta[38] + t43 * beta[39] + t41 * beta[40] + t37 * t144
-        + t88 * beta[37] + 0.7071067811865475 * t157 + 0.7071067811865476 * t158
-        - t40 * t143 - 0.1654 * (t152 + t154);
-    let t160 = t42 * beta[39] + t41 * beta[41] + t40 * t142 + 0.1654 * (t151 + t153)
-        + 0.7071067811865476 * t157 - t36 * t144 - t88 * beta[36]
-        - 0.7071067811865475 * t158;
-    let t161 = t96 * beta[36] + t97 * beta[37] + t147 + t150;
-    let t162 = s_q6 * t155 + c_q6 * t156;
-    let t163 = (t39 - t33) * beta[30] + c_q6 * t155 - t81 * beta[29] - s_q6 * t156;
-    let t164 = t82 * beta[29] - (t38 + t30 * t30) * beta[30] - t161;
-    let t165 = t34 * beta[31] + t35 * beta[32] + t33 * beta[33] + t31 * t141
-        + t77 * beta[30] + c_q6 * t159 - t32 * t140 - s_q6 * t160;
-    let t166 = t37 * t142 + t86 * beta[37] + t105 * beta[45] + t125 * beta[49]
+    let t111 = 0.7071067811865475 * t42 + 0.7071067811865476 * t43;
+    let t112 = 0.7071067811865476 * t42 - 0.7071067811865475 * t43;
+    let t113 = t99 - t98;
+    let t114 = t102 - t101;
+    let t115 = qd[1] * beta[5] - t6 * beta[3] - t1 * beta[4];
+    let t116 = qd[1] * beta[6] - t6 * beta[4];
+    let t117 = qd[1] * beta[7] - t6 * beta[5] - t1 * beta[6];
+    let t118 = t9 * beta[10] + t10 * beta[11] + t11 * beta[12];
+    let t119 = t9 * beta[11] + t11 * beta[13];
+    let t120 = t9 * beta[12] + t10 * beta[13] + t11 * beta[14];
+    let t121 = t15 * beta[17] + t16 * beta[18] + t19 * beta[19];
+    let t122 = t15 * beta[18] + t19 * beta[20];
+    let t123 = t15 * beta[19] + t16 * beta[20] + t19 * beta[21];
+    let t124 = t23 * beta[24] + t24 * beta[25] + t26 * beta[26];
+    let t125 = t23 * beta[25] + t26 * beta[27];
+    let t126 = t23 * beta[26] + t24 * beta[27] + t26 * beta[28];
+    let t127 = t30 * beta[31] + t31 * beta[32] + t32 * beta[33];
+    let t128 = t30 * beta[32] + t32 * beta[34];
+    let t129 = t30 * beta[33] + t31 * beta[34] + t32 * beta[35];
+    let t130 = t36 * beta[38] + t37 * beta[39] + t40 * beta[40];
+    let t131 = t36 * beta[39] + t40 * beta[41];
+    let t132 = t36 * beta[40] + t37 * beta[41] + t40 * beta[42];
+    let t133 = t105 * beta[43] + (t49 - t41) * beta[45] + (t48 + t111) * beta[46]
+        - (t51 + t110) * beta[44];
+    let t134 = t104 * beta[43] + (t41 + t49) * beta[44] + (t47 - t112) * beta[46]
+        - (t51 + t109) * beta[45];
+    let t135 = t108 * beta[43] + (t48 - t111) * beta[44] + (t47 + t112) * beta[45]
+        - (t109 + t110) * beta[46];
+    let t136 = t105 * beta[46] - t108 * beta[44];
+    let t137 = (2.0 * t46 + 0.7071067811865476 * t113 - 0.7071067811865475 * t114)
+        * beta[47];
+    let t138 = (0.7071067811865475 * t113 + 0.7071067811865476 * t114 - qdd[7])
+        * beta[47];
+    let t139 = (t106 - t107) * beta[47];
+    let t140 = 0.7071067811865476 * t137 + 0.7071067811865475 * t138;
+    let t141 = 0.7071067811865476 * t138 - 0.7071067811865475 * t137;
+    let t142 = 0.7071067811865476 * t133 + 0.7071067811865475 * t134;
+    let t143 = 0.7071067811865476 * t134 - 0.7071067811865475 * t133;
+    let t144 = t93 * beta[37] + t140 + t142 - t92 * beta[36];
+    let t145 = t94 * beta[36] + t141 + t143 - t95 * beta[37];
+    let t146 = t108 * beta[45] + q[7] * (t135 - t139) - t104 * beta[46];
+    let t147 = t42 * beta[38] + t43 * beta[39] + t41 * beta[40] + t37 * t132
+        + t88 * beta[37] + 0.7071067811865475 * t136 + 0.7071067811865476 * t146
+        - t40 * t131 - 0.1654 * (t141 + t143);
+    let t148 = t42 * beta[39] + t41 * beta[41] + t40 * t130 + 0.7071067811865476 * t136
+        + 0.1654 * (t140 + t142) - t36 * t132 - t88 * beta[36]
+        - 0.7071067811865475 * t146;
+    let t149 = t96 * beta[36] + t97 * beta[37] + t135 + t139;
+    let t150 = s_q6 * t144 + c_q6 * t145;
+    let t151 = (t39 - t33) * beta[30] + c_q6 * t144 - t81 * beta[29] - s_q6 * t145;
+    let t152 = t82 * beta[29] - (t38 + t30 * t30) * beta[30] - t149;
+    let t153 = t34 * beta[31] + t35 * beta[32] + t33 * beta[33] + t31 * t129
+        + t77 * beta[30] + c_q6 * t147 - t32 * t128 - s_q6 * t148;
+    let t154 = t42 * beta[40] + t43 * beta[41] + t41 * beta[42] + t36 * t131
+        + t87 * beta[36] + t104 * beta[44]
         + q[7]
-            * (0.7071067811865476 * t153 + 0.7071067811865475 * t152
-                - 0.7071067811865476 * t151 - 0.7071067811865475 * t154) - t42 * beta[40]
-        - t43 * beta[41] - t41 * beta[42] - t36 * t143 - t87 * beta[36] - t104 * beta[44]
-        - t124 * beta[48];
-    let t167 = t34 * beta[32] + t33 * beta[34] + t32 * t139 + t166 - t30 * t141
-        - t77 * beta[29] - 0.088 * t162;
-    let t168 = (t78 - t27) * beta[23] + c_q5 * t163 - (t50 + t24 * t24) * beta[22]
-        - s_q5 * t164;
-    let t169 = (t27 + t78) * beta[22] - (t50 + t23 * t23) * beta[23] - t83 * beta[29]
-        - (t34 + t31 * t32) * beta[30] - t162;
-    let t170 = (t23 * t26 + t29) * beta[22] + (t28 + t24 * t26) * beta[23] + s_q5 * t163
-        + c_q5 * t164;
-    let t171 = t28 * beta[24] + t27 * beta[26] + t24 * t138 + t74 * beta[23]
-        + c_q5 * t165 - t29 * beta[25] - t26 * t137 - s_q5 * t167;
-    let t172 = t31 * t139 + t79 * beta[30] + 0.088 * t161 - t80 * beta[29] - s_q6 * t159
-        - c_q6 * t160 - t34 * beta[33] - t35 * beta[34] - t33 * beta[35] - t30 * t140;
-    let t173 = t28 * beta[25] + t27 * beta[27] + t26 * t136 + t172 - t23 * t138
+            * (0.7071067811865476 * t140 + 0.7071067811865475 * t143
+                - 0.7071067811865476 * t142 - 0.7071067811865475 * t141) - t37 * t130
+        - t86 * beta[37] - t105 * beta[45];
+    let t155 = t34 * beta[32] + t33 * beta[34] + t32 * t127 - t30 * t129 - t77 * beta[29]
+        - t154 - 0.088 * t150;
+    let t156 = (t78 - t27) * beta[23] + c_q5 * t151 - (t50 + t24 * t24) * beta[22]
+        - s_q5 * t152;
+    let t157 = (t27 + t78) * beta[22] - (t50 + t23 * t23) * beta[23] - t83 * beta[29]
+        - (t34 + t31 * t32) * beta[30] - t150;
+    let t158 = (t23 * t26 + t29) * beta[22] + (t28 + t24 * t26) * beta[23] + s_q5 * t151
+        + c_q5 * t152;
+    let t159 = t28 * beta[24] + t27 * beta[26] + t24 * t126 + t74 * beta[23]
+        + c_q5 * t153 - t29 * beta[25] - t26 * t125 - s_q5 * t155;
+    let t160 = t31 * t127 + t79 * beta[30] + 0.088 * t149 - t80 * beta[29] - s_q6 * t147
+        - c_q6 * t148 - t34 * beta[33] - t35 * beta[34] - t33 * beta[35] - t30 * t128;
+    let t161 = t28 * beta[25] + t27 * beta[27] + t26 * t124 + t160 - t23 * t126
         - t74 * beta[22];
-    let t174 = c_q4 * t168 - s_q4 * t169;
-    let t175 = s_q4 * t168 + c_q4 * t169;
-    let t176 = t68 * beta[16] + t174 - t67 * beta[15];
-    let t177 = t69 * beta[15] + t170 - t70 * beta[16];
-    let t178 = t21 * beta[17] + t22 * beta[18] + t20 * beta[19] + t16 * t135
-        + t65 * beta[16] + c_q4 * t171 - 0.384 * t175 - t19 * t134 - s_q4 * t173;
-    let t179 = t27 * beta[28] + t23 * t137 + s_q5 * t165 + c_q5 * t167 + t28 * beta[26]
-        - t77 * beta[22] - t29 * beta[27] - t24 * t136 - t76 * beta[23];
-    let t180 = t21 * beta[18] + t20 * beta[20] + t19 * t133 + t179 - 0.0825 * t175
-        - t15 * t135 - t65 * beta[15];
-    let t181 = t175 - t71 * beta[15] - t72 * beta[16];
-    let t182 = (t18 - t12) * beta[9] + c_q3 * t176 - t59 * beta[8] - s_q3 * t177;
-    let t183 = t60 * beta[8] + t181 - (t17 + t9 * t9) * beta[9];
-    let t184 = t13 * beta[10] + t14 * beta[11] + t12 * beta[12] + t10 * t132
-        + t58 * beta[9] + c_q3 * t178 - t11 * t131 - s_q3 * t180;
-    let t185 = t63 * beta[16] + 0.0825 * t170 + 0.384 * t174 + s_q4 * t171 + c_q4 * t173
-        + t16 * t133 - t21 * beta[19] - t22 * beta[20] - t20 * beta[21] - t15 * t134
+    let t162 = c_q4 * t156 - s_q4 * t157;
+    let t163 = s_q4 * t156 + c_q4 * t157;
+    let t164 = t68 * beta[16] + t162 - t67 * beta[15];
+    let t165 = t69 * beta[15] + t158 - t70 * beta[16];
+    let t166 = t21 * beta[17] + t22 * beta[18] + t20 * beta[19] + t16 * t123
+        + t65 * beta[16] + c_q4 * t159 - 0.384 * t163 - t19 * t122 - s_q4 * t161;
+    let t167 = t27 * beta[28] + t23 * t125 + s_q5 * t153 + c_q5 * t155 + t28 * beta[26]
+        - t77 * beta[22] - t29 * beta[27] - t24 * t124 - t76 * beta[23];
+    let t168 = t21 * beta[18] + t20 * beta[20] + t19 * t121 + t167 - 0.0825 * t163
+        - t15 * t123 - t65 * beta[15];
+    let t169 = t163 - t71 * beta[15] - t72 * beta[16];
+    let t170 = (t18 - t12) * beta[9] + c_q3 * t164 - t59 * beta[8] - s_q3 * t165;
+    let t171 = t60 * beta[8] + t169 - (t17 + t9 * t9) * beta[9];
+    let t172 = t13 * beta[10] + t14 * beta[11] + t12 * beta[12] + t10 * t120
+        + t58 * beta[9] + c_q3 * t166 - t11 * t119 - s_q3 * t168;
+    let t173 = t63 * beta[16] + 0.0825 * t158 + 0.384 * t162 + s_q4 * t159 + c_q4 * t161
+        + t16 * t121 - t21 * beta[19] - t22 * beta[20] - t20 * beta[21] - t15 * t122
         - t64 * beta[15];
-    let t186 = t13 * beta[11] + t12 * beta[13] + t11 * t130 + t185 - t9 * t132
-        - t58 * beta[8] - 0.0825 * (s_q3 * t176 + c_q3 * t177);
-    let t187 = t10 * t130 + t56 * beta[9] - t57 * beta[8] - 0.0825 * t181 - s_q3 * t178
-        - c_q3 * t180 - t13 * beta[12] - t14 * beta[13] - t12 * beta[14] - t9 * t131;
+    let t174 = t13 * beta[11] + t12 * beta[13] + t11 * t118 + t173 - t9 * t120
+        - t58 * beta[8] - 0.0825 * (s_q3 * t164 + c_q3 * t165);
+    let t175 = t10 * t118 + t56 * beta[9] - t57 * beta[8] - 0.0825 * t169 - s_q3 * t166
+        - c_q3 * t168 - t13 * beta[12] - t14 * beta[13] - t12 * beta[14] - t9 * t119;
     [
-        qdd[0] * beta[0] + qd[0] * beta[51]
-            + qd[0] * beta[52] / sqrt(qd[0] * qd[0] + 0.000001)
+        qdd[0] * beta[0] + qd[0] * beta[48]
+            + qd[0] * beta[49] / sqrt(qd[0] * qd[0] + 0.000001)
             - s_q1
-                * (t8 * beta[4] + qdd[1] * beta[5] + c_q2 * t184 - t7 * beta[3]
-                    - t1 * t129 - qd[1] * t128 - s_q2 * t186
-                    - 0.316 * (s_q2 * t182 + c_q2 * t183))
-            - c_q1 * (qdd[1] * beta[6] + qd[1] * t127 + t6 * t129 + t187 - t7 * beta[4]),
-        t8 * beta[6] + qdd[1] * beta[7] + t1 * t127 + t3 * beta[2] + qd[1] * beta[53]
-            + qd[1] * beta[54] / sqrt(t0 + 0.000001) + s_q2 * t184 + c_q2 * t186
-            + 0.316 * (c_q2 * t182 - s_q2 * t183) - t7 * beta[5] - t6 * t128
+                * (t8 * beta[4] + qdd[1] * beta[5] + c_q2 * t172 - t7 * beta[3]
+                    - t1 * t117 - qd[1] * t116 - s_q2 * t174
+                    - 0.316 * (s_q2 * t170 + c_q2 * t171))
+            - c_q1 * (qdd[1] * beta[6] + qd[1] * t115 + t6 * t117 + t175 - t7 * beta[4]),
+        t8 * beta[6] + qdd[1] * beta[7] + t1 * t115 + t3 * beta[2] + qd[1] * beta[50]
+            + qd[1] * beta[51] / sqrt(t0 + 0.000001) + s_q2 * t172 + c_q2 * t174
+            + 0.316 * (c_q2 * t170 - s_q2 * t171) - t7 * beta[5] - t6 * t116
             - t4 * beta[1],
-        qd[2] * beta[55] + qd[2] * beta[56] / sqrt(qd[2] * qd[2] + 0.000001) - t187,
-        qd[3] * beta[57] + qd[3] * beta[58] / sqrt(qd[3] * qd[3] + 0.000001) - t185,
-        qd[4] * beta[59] + qd[4] * beta[60] / sqrt(qd[4] * qd[4] + 0.000001) + t179,
-        qd[5] * beta[61] + qd[5] * beta[62] / sqrt(qd[5] * qd[5] + 0.000001) - t172,
-        qd[6] * beta[63] + qd[6] * beta[64] / sqrt(qd[6] * qd[6] + 0.000001) - t166,
-        qd[7] * beta[65] + t146 - t149,
+        qd[2] * beta[52] + qd[2] * beta[53] / sqrt(qd[2] * qd[2] + 0.000001) - t175,
+        qd[3] * beta[54] + qd[3] * beta[55] / sqrt(qd[3] * qd[3] + 0.000001) - t173,
+        qd[4] * beta[56] + qd[4] * beta[57] / sqrt(qd[4] * qd[4] + 0.000001) + t167,
+        qd[5] * beta[58] + qd[5] * beta[59] / sqrt(qd[5] * qd[5] + 0.000001) - t160,
+        qd[6] * beta[60] + qd[6] * beta[61] / sqrt(qd[6] * qd[6] + 0.000001) + t154,
+        qd[7] * beta[62] + t134 - t138,
     ]
 }
 

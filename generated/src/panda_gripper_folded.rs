@@ -65,27 +65,24 @@
 //! panda_link5.yz = panda_link5.yz
 //! panda_link5.zz_r = panda_link5.zz + panda_link6.yy + 0.007744·panda_link7.m
 //! panda_link6.mx_r = panda_link6.mx + 0.088·panda_link7.m
-//! panda_link6.my_r = panda_link6.my − panda_link7.mz
-//! panda_link6.xx_r = panda_link6.xx − panda_link6.yy − 0.007744·panda_link7.m + panda_link7.yy + 0.5·panda_leftfinger.xx − panda_leftfinger.xy + 0.5·panda_leftfinger.yy + 0.5·panda_rightfinger.xx − panda_rightfinger.xy + 0.5·panda_rightfinger.yy
-//! panda_link6.xy_r = panda_link6.xy + 0.088·panda_link7.mz
+//! panda_link6.my_r = panda_link6.my − panda_link7.mz − 2·panda_rightfinger.mz
+//! panda_link6.xx_r = panda_link6.xx − panda_link6.yy − 0.007744·panda_link7.m + panda_link7.yy + 0.5·panda_leftfinger.xx − panda_leftfinger.xy + 0.5·panda_leftfinger.yy + 0.6616·panda_rightfinger.mz + 0.5·panda_rightfinger.xx − panda_rightfinger.xy + 0.5·panda_rightfinger.yy
+//! panda_link6.xy_r = panda_link6.xy + 0.088·panda_link7.mz + 0.176·panda_rightfinger.mz
 //! panda_link6.xz = panda_link6.xz
 //! panda_link6.yz = panda_link6.yz
-//! panda_link6.zz_r = panda_link6.zz + 0.007744·panda_link7.m + panda_link7.yy + 0.5·panda_leftfinger.xx − panda_leftfinger.xy + 0.5·panda_leftfinger.yy + 0.5·panda_rightfinger.xx − panda_rightfinger.xy + 0.5·panda_rightfinger.yy
-//! panda_link7.mx = panda_link7.mx
-//! panda_link7.my = panda_link7.my
+//! panda_link6.zz_r = panda_link6.zz + 0.007744·panda_link7.m + panda_link7.yy + 0.5·panda_leftfinger.xx − panda_leftfinger.xy + 0.5·panda_leftfinger.yy + 0.6616·panda_rightfinger.mz + 0.5·panda_rightfinger.xx − panda_rightfinger.xy + 0.5·panda_rightfinger.yy
+//! panda_link7.mx_r = panda_link7.mx + 1.41421356237·panda_rightfinger.mx + 1.41421356237·panda_rightfinger.my
+//! panda_link7.my_r = panda_link7.my − 1.41421356237·panda_rightfinger.mx + 1.41421356237·panda_rightfinger.my
 //! panda_link7.xx_r = panda_link7.xx − panda_link7.yy + 2.22044604925e-16·panda_leftfinger.xx + 2·panda_leftfinger.xy − 2.22044604925e-16·panda_leftfinger.yy + 2.22044604925e-16·panda_rightfinger.xx + 2·panda_rightfinger.xy − 2.22044604925e-16·panda_rightfinger.yy
 //! panda_link7.xy_r = panda_link7.xy − 0.5·panda_leftfinger.xx + 2.22044604925e-16·panda_leftfinger.xy + 0.5·panda_leftfinger.yy − 0.5·panda_rightfinger.xx + 2.22044604925e-16·panda_rightfinger.xy + 0.5·panda_rightfinger.yy
-//! panda_link7.xz_r = panda_link7.xz + 0.707106781187·panda_leftfinger.xz + 0.707106781187·panda_leftfinger.yz + 0.707106781187·panda_rightfinger.xz + 0.707106781187·panda_rightfinger.yz
-//! panda_link7.yz_r = panda_link7.yz − 0.707106781187·panda_leftfinger.xz + 0.707106781187·panda_leftfinger.yz − 0.707106781187·panda_rightfinger.xz + 0.707106781187·panda_rightfinger.yz
+//! panda_link7.xz_r = panda_link7.xz + 0.707106781187·panda_leftfinger.xz + 0.707106781187·panda_leftfinger.yz − 0.233910923217·panda_rightfinger.mx − 0.233910923217·panda_rightfinger.my + 0.707106781187·panda_rightfinger.xz + 0.707106781187·panda_rightfinger.yz
+//! panda_link7.yz_r = panda_link7.yz − 0.707106781187·panda_leftfinger.xz + 0.707106781187·panda_leftfinger.yz + 0.233910923217·panda_rightfinger.mx − 0.233910923217·panda_rightfinger.my − 0.707106781187·panda_rightfinger.xz + 0.707106781187·panda_rightfinger.yz
 //! panda_link7.zz_r = panda_link7.zz + panda_leftfinger.zz + panda_rightfinger.zz
 //! panda_leftfinger.m = panda_leftfinger.m
-//! panda_leftfinger.mx = panda_leftfinger.mx
-//! panda_leftfinger.my = panda_leftfinger.my
-//! panda_leftfinger.mz = panda_leftfinger.mz
+//! panda_leftfinger.mx_r = panda_leftfinger.mx − panda_rightfinger.mx
+//! panda_leftfinger.my_r = panda_leftfinger.my − panda_rightfinger.my
+//! panda_leftfinger.mz_r = panda_leftfinger.mz − panda_rightfinger.mz
 //! panda_rightfinger.m = panda_rightfinger.m
-//! panda_rightfinger.mx = panda_rightfinger.mx
-//! panda_rightfinger.my = panda_rightfinger.my
-//! panda_rightfinger.mz = panda_rightfinger.mz
 //! panda_joint1.damping = panda_joint1.damping
 //! panda_joint1.friction = panda_joint1.friction
 //! panda_joint2.damping = panda_joint2.damping
@@ -102,11 +99,6 @@
 //! panda_joint7.friction = panda_joint7.friction
 //! panda_finger_joint1.damping_r = panda_finger_joint1.damping + panda_finger_joint2.damping
 //! ```
-//!
-//! Not all identifiable apart: the regressor's rank is 63 of 66. Kept although
-//! their columns depend on others with coefficients that are not small rationals:
-//! `panda_rightfinger.mx`, `panda_rightfinger.my`, `panda_rightfinger.mz`; the rest are entries of an inertia regrouped about an axis that is not a
-//! coordinate axis, dependent as functions of the standard parameters.
 //!
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
@@ -132,8 +124,8 @@
 //! | `forward_dynamics_derivatives` | 7270 | 5390 | 15 | 0 | 6 | 6 |
 //! | `standard_regressor` | 1802 | 1207 | 7 | 7 | 6 | 6 |
 //! | `base_parameters` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `regressor` | 1307 | 897 | 7 | 7 | 6 | 6 |
-//! | `base_inverse_dynamics` | 479 | 401 | 7 | 7 | 6 | 6 |
+//! | `regressor` | 1202 | 807 | 7 | 7 | 6 | 6 |
+//! | `base_inverse_dynamics` | 464 | 386 | 7 | 7 | 6 | 6 |
 //! | `linearization` | 7270 | 5390 | 15 | 0 | 6 | 6 |
 
 #![allow(dead_code, clippy::approx_constant)]
@@ -244,7 +236,7 @@ pub const DRIVE_PARAMETER_NAMES: [&str; ND] = [
 
 /// Number of base parameters (`NB` is the number of bodies): the
 /// length of `base_parameters` and the width of `regressor`.
-pub const NBP: usize = 66;
+pub const NBP: usize = 63;
 
 /// Base parameter names, in the order of `base_parameters` and of
 /// `regressor`'s columns: `<body>.<parameter>` of the standard
@@ -288,21 +280,18 @@ pub const BASE_PARAMETER_NAMES: [&str; NBP] = [
     "panda_link6.xz",
     "panda_link6.yz",
     "panda_link6.zz_r",
-    "panda_link7.mx",
-    "panda_link7.my",
+    "panda_link7.mx_r",
+    "panda_link7.my_r",
     "panda_link7.xx_r",
     "panda_link7.xy_r",
     "panda_link7.xz_r",
     "panda_link7.yz_r",
     "panda_link7.zz_r",
     "panda_leftfinger.m",
-    "panda_leftfinger.mx",
-    "panda_leftfinger.my",
-    "panda_leftfinger.mz",
+    "panda_leftfinger.mx_r",
+    "panda_leftfinger.my_r",
+    "panda_leftfinger.mz_r",
     "panda_rightfinger.m",
-    "panda_rightfinger.mx",
-    "panda_rightfinger.my",
-    "panda_rightfinger.mz",
     "panda_joint1.damping",
     "panda_joint1.friction",
     "panda_joint2.damping",
@@ -16220,9 +16209,6 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
         0.0,
         0.0,
         0.015,
-        0.0,
-        0.0,
-        0.0,
         0.003,
         0.0,
         0.003,
@@ -16242,7 +16228,7 @@ pub fn base_parameters_with(_d: &Derived) -> [Real; NBP] {
 }
 
 /// Operation count of [`regressor_with`] (and of [`regressor`] after [`OPS_DERIVED`]).
-pub const OPS_REGRESSOR: OpCount = OpCount { mul: 1307, add: 897, div: 7, sqrt: 7, sin: 6, cos: 6, exp: 0 };
+pub const OPS_REGRESSOR: OpCount = OpCount { mul: 1202, add: 807, div: 7, sqrt: 7, sin: 6, cos: 6, exp: 0 };
 
 /// The minimal regressor `Y_b(q, q̇, q̈)`, `τ = Y_b β` with `β = base_parameters(p)`
 /// (`inverse_dynamics − friction_forces`, the force the drives supply, of the tree for a mechanism with loops): one column
@@ -16373,7 +16359,7 @@ fn regressor_with_body(
     let t63 = qd[4] * t39 + t37 * s_q4 + t36 * c_q4;
     let t64 = qdd[5] + t63;
     let t65 = qd[5] * t59 + t56 * c_q5 + t55 * s_q5;
-    let t66 = t55 * c_q5 - t56 * s_q5 - qd[5] * t57;
+    let t66 = t55 * c_q5 - qd[5] * t57 - t56 * s_q5;
     let t67 = t57 * c_q6 + t62 * s_q6;
     let t68 = t57 * s_q6 - t62 * c_q6;
     let t69 = -t68;
@@ -16404,502 +16390,437 @@ fn regressor_with_body(
     let t94 = 0.7071067811865475 * t85 + t79 * t87 + t93 - t67 * t89;
     let t95 = qd[7] * t79;
     let t96 = 0.7071067811865476 * t94 + qdd[7] + 0.7071067811865475 * t92;
-    let t97 = 0.7071067811865476 * t92 - 0.7071067811865475 * t94;
-    let t98 = t97 - 2.0 * t95;
-    let t99 = 2.0 * qd[7] * t83
+    let t97 = 0.7071067811865476 * t92 - 0.7071067811865475 * t94 - 2.0 * t95;
+    let t98 = 2.0 * qd[7] * t83
         + q[7] * (0.7071067811865476 * t81 - 0.7071067811865475 * t82);
-    let t100 = t67 * t88 + t75 + t99 - t69 * t87;
-    let t101 = 0.1654 * t69 + 0.7071067811865476 * t86;
-    let t102 = -0.1654 * t67 - 0.7071067811865475 * t86;
-    let t103 = 0.7071067811865476 * t85 + t91 - t69 * t89 - t79 * t102;
-    let t104 = t93 + t79 * t101 + t67 * t89 - 0.7071067811865475 * t85;
-    let t105 = 0.7071067811865476 * t104 + 0.7071067811865475 * t103 - qdd[7];
-    let t106 = 0.7071067811865476 * t103 - 0.7071067811865475 * t104;
-    let t107 = 2.0 * t95 + t106;
-    let t108 = t67 * t102 + t75 - t69 * t101 - t99;
-    let t109 = q[7] * t108;
-    let t110 = q[7] * t100;
-    let t111 = t9 * t18;
-    let t112 = t54 * t54;
-    let t113 = t39 * t54;
-    let t114 = t41 * t54;
-    let t115 = t59 * t62;
-    let t116 = t79 * t79;
-    let t117 = t67 * t79;
-    let t118 = t69 * t79;
-    let t119 = t1 * t1;
-    let t120 = t8 * t8;
-    let t121 = t28 - t19;
-    let t122 = t21 + t29;
-    let t123 = t19 + t28;
-    let t124 = t111 - t20;
-    let t125 = t20 + t111;
-    let t126 = t22 * t22;
-    let t127 = t24 * t24;
-    let t128 = t22 * t24;
-    let t129 = t128 - t36;
-    let t130 = t38 + t44;
-    let t131 = t36 + t128;
-    let t132 = t45 - t37;
-    let t133 = t37 + t45;
-    let t134 = t39 * t39;
-    let t135 = t41 * t41;
-    let t136 = t39 * t41;
-    let t137 = t136 - t55;
-    let t138 = t113 - t63;
-    let t139 = t55 + t136;
-    let t140 = t63 + t113;
-    let t141 = t56 + t114;
-    let t142 = t57 * t57;
-    let t143 = t72 - t64;
-    let t144 = t66 + t73;
-    let t145 = t64 + t72;
-    let t146 = t115 - t65;
-    let t147 = t65 + t115;
-    let t148 = t67 * t67;
-    let t149 = t69 * t69;
-    let t150 = t67 * t69;
-    let t151 = t150 - t80;
-    let t152 = t82 + t117;
-    let t153 = t80 + t150;
-    let t154 = t118 - t81;
-    let t155 = t81 + t118;
-    let t156 = t83 * t84 - t80;
-    let t157 = 0.7071067811865476 * t81 - 0.7071067811865475 * t82;
-    let t158 = t79 * t84 - t157;
-    let t159 = 0.7071067811865475 * t81 + 0.7071067811865476 * t82;
-    let t160 = t79 * t83 - t159;
-    let t161 = t9 * t25 - t27;
-    let t162 = t19 - t8 * t25;
-    let t163 = t18 * t18 + t120;
-    let t164 = s_q2 * t29;
-    let t165 = c_q2 * t29;
-    let t166 = t21 - t29;
-    let t167 = t26 - t120;
-    let t168 = t27 - t120;
-    let t169 = t26 - t27;
-    let t170 = t23 * t24 - t43;
-    let t171 = t36 - t22 * t23;
-    let t172 = c_q3 * t170 - s_q3 * t171;
-    let t173 = t38 - t44;
-    let t174 = s_q3 * t32;
-    let t175 = -0.0825 * (s_q3 * t170 + c_q3 * t171) - t34;
-    let t176 = 0.0825 * t173 + c_q3 * t32;
-    let t177 = -t35;
-    let t178 = t35 * t177 - t126;
-    let t179 = c_q3 * t129 - s_q3 * t178;
-    let t180 = t24 * t177 - t37;
-    let t181 = c_q3 * t31;
-    let t182 = -0.0825 * (s_q3 * t129 + c_q3 * t178) - t46;
-    let t183 = 0.0825 * t180 + s_q3 * t31;
-    let t184 = s_q3 * t44;
-    let t185 = c_q3 * t37 - t184;
-    let t186 = c_q3 * t44;
-    let t187 = s_q3 * t37 + t186;
-    let t188 = c_q3 * t173 - s_q3 * t133;
-    let t189 = t126 - t127;
-    let t190 = s_q3 * t173 + c_q3 * t133;
-    let t191 = t43 - t126;
-    let t192 = c_q3 * t131 - s_q3 * t191;
-    let t193 = s_q3 * t131 + c_q3 * t191;
-    let t194 = t127 - t43;
-    let t195 = c_q3 * t194 + s_q3 * t129;
-    let t196 = s_q3 * t194 - c_q3 * t129;
-    let t197 = t184 + c_q3 * t45;
-    let t198 = t186 - s_q3 * t45;
-    let t199 = t40 * t41 - t112;
-    let t200 = t55 - t39 * t40;
-    let t201 = c_q4 * t199 - s_q4 * t200;
-    let t202 = c_q3 * t201 - s_q3 * t140;
-    let t203 = s_q4 * t199 + c_q4 * t200;
-    let t204 = -0.384 * t203 - s_q4 * t48;
-    let t205 = -0.0825 * t203 - t52;
-    let t206 = c_q3 * t204 - s_q3 * t205;
-    let t207 = -0.0825 * t140 - c_q4 * t48 - 0.384 * t201;
-    let t208 = -0.0825 * (s_q3 * t201 + c_q3 * t140) - t207;
-    let t209 = c_q3 * t205 + 0.0825 * t203 + s_q3 * t204;
-    let t210 = -t54;
-    let t211 = t54 * t210 - t134;
-    let t212 = c_q4 * t137 - s_q4 * t211;
-    let t213 = t56 - t41 * t210;
-    let t214 = c_q3 * t212 - s_q3 * t213;
-    let t215 = s_q4 * t137 + c_q4 * t211;
-    let t216 = -0.384 * t215 - c_q4 * t48;
-    let t217 = t50 - 0.0825 * t215;
-    let t218 = c_q3 * t216 - s_q3 * t217;
-    let t219 = s_q4 * t48 - 0.384 * t212 - 0.0825 * t213;
-    let t220 = -0.0825 * (s_q3 * t212 + c_q3 * t213) - t219;
-    let t221 = c_q3 * t217 + 0.0825 * t215 + s_q3 * t216;
-    let t222 = s_q4 * t113;
-    let t223 = c_q4 * t56 - t222;
-    let t224 = c_q3 * t223 + s_q3 * t136;
-    let t225 = c_q4 * t113;
-    let t226 = s_q4 * t56 + t225;
-    let t227 = s_q3 * t223 - c_q3 * t136;
-    let t228 = -t140;
-    let t229 = c_q4 * t228 - s_q4 * t141;
-    let t230 = t134 - t135;
-    let t231 = c_q3 * t229 - s_q3 * t230;
-    let t232 = s_q4 * t228 + c_q4 * t141;
-    let t233 = s_q3 * t229 + c_q3 * t230;
-    let t234 = t112 - t134;
-    let t235 = c_q4 * t139 - s_q4 * t234;
-    let t236 = t56 - t114;
-    let t237 = c_q3 * t235 - s_q3 * t236;
-    let t238 = s_q4 * t139 + c_q4 * t234;
-    let t239 = s_q3 * t235 + c_q3 * t236;
-    let t240 = t135 - t112;
-    let t241 = c_q4 * t240 + s_q4 * t137;
-    let t242 = c_q3 * t241 - s_q3 * t138;
-    let t243 = s_q4 * t240 - c_q4 * t137;
-    let t244 = s_q3 * t241 + c_q3 * t138;
-    let t245 = t222 + c_q4 * t114;
-    let t246 = c_q3 * t245 - s_q3 * t55;
-    let t247 = t225 - s_q4 * t114;
-    let t248 = s_q3 * t245 + c_q3 * t55;
-    let t249 = t58 * t59 - t71;
-    let t250 = t64 - t57 * t58;
-    let t251 = c_q5 * t249 - s_q5 * t250;
-    let t252 = t66 - t73;
-    let t253 = c_q4 * t251 - s_q4 * t252;
-    let t254 = s_q5 * t249 + c_q5 * t250;
-    let t255 = c_q3 * t253 - s_q3 * t254;
-    let t256 = s_q4 * t251 + c_q4 * t252;
-    let t257 = t53 * s_q5;
-    let t258 = -0.384 * t256 - c_q4 * t257 - s_q4 * t61;
-    let t259 = t53 * c_q5;
-    let t260 = t259 - 0.0825 * t256;
-    let t261 = c_q3 * t258 - s_q3 * t260;
-    let t262 = s_q4 * t257 - c_q4 * t61 - 0.384 * t253 - 0.0825 * t254;
-    let t263 = -0.0825 * (s_q3 * t253 + c_q3 * t254) - t262;
-    let t264 = c_q3 * t260 + 0.0825 * t256 + s_q3 * t258;
-    let t265 = -t62;
-    let t266 = t62 * t265 - t142;
-    let t267 = c_q5 * t143 - s_q5 * t266;
-    let t268 = t59 * t265 - t65;
-    let t269 = c_q4 * t267 - s_q4 * t268;
-    let t270 = s_q5 * t143 + c_q5 * t266;
-    let t271 = c_q3 * t269 - s_q3 * t270;
-    let t272 = s_q4 * t267 + c_q4 * t268;
-    let t273 = t52 * c_q5;
-    let t274 = c_q4 * t273 - 0.384 * t272 - s_q4 * t60;
-    let t275 = t52 * s_q5;
-    let t276 = t275 - 0.0825 * t272;
-    let t277 = c_q3 * t274 - s_q3 * t276;
-    let t278 = -0.384 * t269 - 0.0825 * t270 - s_q4 * t273 - c_q4 * t60;
-    let t279 = -0.0825 * (s_q3 * t269 + c_q3 * t270) - t278;
-    let t280 = c_q3 * t276 + 0.0825 * t272 + s_q3 * t274;
-    let t281 = s_q5 * t73;
-    let t282 = c_q5 * t65 - t281;
-    let t283 = c_q4 * t282 - s_q4 * t72;
-    let t284 = c_q5 * t73;
-    let t285 = s_q5 * t65 + t284;
-    let t286 = c_q3 * t283 - s_q3 * t285;
-    let t287 = s_q4 * t282 + c_q4 * t72;
-    let t288 = s_q3 * t283 + c_q3 * t285;
-    let t289 = c_q5 * t252 - s_q5 * t147;
-    let t290 = t70 - t142;
-    let t291 = c_q4 * t289 - s_q4 * t290;
-    let t292 = s_q5 * t252 + c_q5 * t147;
-    let t293 = c_q3 * t291 - s_q3 * t292;
-    let t294 = s_q4 * t289 + c_q4 * t290;
-    let t295 = s_q3 * t291 + c_q3 * t292;
-    let t296 = t71 - t142;
-    let t297 = c_q5 * t145 - s_q5 * t296;
-    let t298 = c_q4 * t297 - s_q4 * t146;
-    let t299 = s_q5 * t145 + c_q5 * t296;
-    let t300 = c_q3 * t298 - s_q3 * t299;
-    let t301 = s_q4 * t297 + c_q4 * t146;
-    let t302 = s_q3 * t298 + c_q3 * t299;
-    let t303 = t70 - t71;
-    let t304 = c_q5 * t303 + s_q5 * t143;
-    let t305 = c_q4 * t304 + s_q4 * t144;
-    let t306 = s_q5 * t303 - c_q5 * t143;
-    let t307 = c_q3 * t305 - s_q3 * t306;
-    let t308 = s_q4 * t304 - c_q4 * t144;
-    let t309 = s_q3 * t305 + c_q3 * t306;
-    let t310 = t281 + c_q5 * t115;
-    let t311 = c_q4 * t310 + s_q4 * t64;
-    let t312 = s_q5 * t115 - t284;
-    let t313 = c_q3 * t311 - s_q3 * t312;
-    let t314 = s_q4 * t310 - c_q4 * t64;
-    let t315 = s_q3 * t311 + c_q3 * t312;
-    let t316 = t68 * t69 - t116;
-    let t317 = t80 - t67 * t68;
-    let t318 = c_q6 * t316 - s_q6 * t317;
-    let t319 = t82 - t117;
-    let t320 = c_q5 * t318 - s_q5 * t319;
-    let t321 = s_q6 * t316 + c_q6 * t317;
-    let t322 = c_q4 * t320 + s_q4 * t321;
-    let t323 = s_q5 * t318 + c_q5 * t319;
-    let t324 = c_q3 * t322 - s_q3 * t323;
-    let t325 = s_q4 * t320 - c_q4 * t321;
-    let t326 = s_q6 * t76;
-    let t327 = -0.088 * t321 - t78;
-    let t328 = c_q5 * t326 + s_q5 * t327;
-    let t329 = 0.088 * t319 + c_q6 * t76;
-    let t330 = s_q4 * t329 - 0.384 * t325 - c_q4 * t328;
-    let t331 = c_q5 * t327 - s_q5 * t326;
-    let t332 = t331 - 0.0825 * t325;
-    let t333 = c_q3 * t330 - s_q3 * t332;
-    let t334 = s_q4 * t328 + c_q4 * t329 - 0.384 * t322 - 0.0825 * t323;
-    let t335 = -0.0825 * (s_q3 * t322 + c_q3 * t323) - t334;
-    let t336 = c_q3 * t332 + 0.0825 * t325 + s_q3 * t330;
-    let t337 = -t79;
-    let t338 = t79 * t337;
-    let t339 = t338 - t148;
-    let t340 = c_q6 * t151 - s_q6 * t339;
-    let t341 = t69 * t337 - t81;
-    let t342 = c_q5 * t340 - s_q5 * t341;
-    let t343 = s_q6 * t151 + c_q6 * t339;
-    let t344 = c_q4 * t342 + s_q4 * t343;
-    let t345 = s_q5 * t340 + c_q5 * t341;
-    let t346 = c_q3 * t344 - s_q3 * t345;
-    let t347 = s_q4 * t342 - c_q4 * t343;
-    let t348 = c_q6 * t75;
-    let t349 = -0.088 * t343 - t90;
-    let t350 = c_q5 * t348 - s_q5 * t349;
-    let t351 = 0.088 * t341 + s_q6 * t75;
-    let t352 = c_q4 * t350 + s_q4 * t351 - 0.384 * t347;
-    let t353 = s_q5 * t348 + c_q5 * t349;
-    let t354 = t353 - 0.0825 * t347;
-    let t355 = c_q3 * t352 - s_q3 * t354;
-    let t356 = c_q4 * t351 - 0.384 * t344 - 0.0825 * t345 - s_q4 * t350;
-    let t357 = -0.0825 * (s_q3 * t344 + c_q3 * t345) - t356;
-    let t358 = c_q3 * t354 + 0.0825 * t347 + s_q3 * t352;
-    let t359 = s_q6 * t117;
-    let t360 = c_q6 * t81 - t359;
-    let t361 = c_q5 * t360 - s_q5 * t150;
-    let t362 = c_q6 * t117;
-    let t363 = s_q6 * t81 + t362;
-    let t364 = c_q4 * t361 + s_q4 * t363;
-    let t365 = s_q5 * t360 + c_q5 * t150;
-    let t366 = c_q3 * t364 - s_q3 * t365;
-    let t367 = s_q4 * t361 - c_q4 * t363;
-    let t368 = s_q3 * t364 + c_q3 * t365;
-    let t369 = c_q6 * t319 - s_q6 * t155;
-    let t370 = t148 - t149;
-    let t371 = c_q5 * t369 + s_q5 * t370;
-    let t372 = s_q6 * t319 + c_q6 * t155;
-    let t373 = c_q4 * t371 + s_q4 * t372;
-    let t374 = s_q5 * t369 - c_q5 * t370;
-    let t375 = c_q3 * t373 - s_q3 * t374;
-    let t376 = s_q4 * t371 - c_q4 * t372;
-    let t377 = s_q3 * t373 + c_q3 * t374;
-    let t378 = t116 - t148;
-    let t379 = c_q6 * t153 - s_q6 * t378;
-    let t380 = c_q5 * t379 - s_q5 * t154;
-    let t381 = s_q6 * t153 + c_q6 * t378;
-    let t382 = c_q4 * t380 + s_q4 * t381;
-    let t383 = s_q5 * t379 + c_q5 * t154;
-    let t384 = c_q3 * t382 - s_q3 * t383;
-    let t385 = s_q4 * t380 - c_q4 * t381;
-    let t386 = s_q3 * t382 + c_q3 * t383;
-    let t387 = t149 - t116;
-    let t388 = c_q6 * t387 + s_q6 * t151;
-    let t389 = c_q5 * t388 + s_q5 * t152;
-    let t390 = s_q6 * t387 - c_q6 * t151;
-    let t391 = c_q4 * t389 + s_q4 * t390;
-    let t392 = s_q5 * t388 - c_q5 * t152;
-    let t393 = c_q3 * t391 - s_q3 * t392;
-    let t394 = s_q4 * t389 - c_q4 * t390;
-    let t395 = s_q3 * t391 + c_q3 * t392;
-    let t396 = t359 + c_q6 * t118;
-    let t397 = c_q5 * t396 + s_q5 * t80;
-    let t398 = t362 - s_q6 * t118;
-    let t399 = c_q4 * t397 - s_q4 * t398;
-    let t400 = s_q5 * t396 - c_q5 * t80;
-    let t401 = c_q3 * t399 - s_q3 * t400;
-    let t402 = s_q4 * t397 + c_q4 * t398;
-    let t403 = s_q3 * t399 + c_q3 * t400;
-    let t404 = 0.7071067811865475 * t96 + 0.7071067811865476 * t98;
-    let t405 = 0.7071067811865476 * t96 - 0.7071067811865475 * t98;
-    let t406 = c_q6 * t404 - s_q6 * t405;
-    let t407 = c_q5 * t406 + s_q5 * t100;
-    let t408 = s_q6 * t404 + c_q6 * t405;
-    let t409 = c_q4 * t407 + s_q4 * t408;
-    let t410 = s_q5 * t406 - c_q5 * t100;
-    let t411 = c_q3 * t409 - s_q3 * t410;
-    let t412 = s_q4 * t407 - c_q4 * t408;
-    let t413 = 0.7071067811865476 * t110 - 0.1654 * t405;
-    let t414 = 0.1654 * t404 - 0.7071067811865475 * t110;
-    let t415 = c_q6 * t413 - s_q6 * t414;
-    let t416 = q[7] * (0.7071067811865475 * t405 - 0.7071067811865476 * t404);
-    let t417 = -0.088 * t408 - t416;
-    let t418 = c_q5 * t415 - s_q5 * t417;
-    let t419 = c_q6 * t414 + s_q6 * t413 - 0.088 * t100;
-    let t420 = c_q4 * t418 + s_q4 * t419 - 0.384 * t412;
-    let t421 = s_q5 * t415 + c_q5 * t417;
-    let t422 = t421 - 0.0825 * t412;
-    let t423 = c_q3 * t420 - s_q3 * t422;
-    let t424 = c_q4 * t419 - 0.384 * t409 - 0.0825 * t410 - s_q4 * t418;
-    let t425 = -0.0825 * (s_q3 * t409 + c_q3 * t410) - t424;
-    let t426 = c_q3 * t422 + 0.0825 * t412 + s_q3 * t420;
-    let t427 = -t84;
-    let t428 = t84 * t427 - t116;
-    let t429 = t83 * t427 - t80;
-    let t430 = -t429;
-    let t431 = 0.7071067811865476 * t428 + 0.7071067811865475 * t430;
-    let t432 = 0.7071067811865476 * t430 - 0.7071067811865475 * t428;
-    let t433 = c_q6 * t431 - s_q6 * t432;
-    let t434 = c_q5 * t433 + s_q5 * t160;
-    let t435 = s_q6 * t431 + c_q6 * t432;
-    let t436 = c_q4 * t434 + s_q4 * t435;
-    let t437 = s_q5 * t433 - c_q5 * t160;
-    let t438 = c_q3 * t436 - s_q3 * t437;
-    let t439 = s_q4 * t434 - c_q4 * t435;
-    let t440 = s_q2 * t438 + c_q2 * t439;
-    let t441 = q[7] * t160;
-    let t442 = 0.7071067811865476 * t441 - 0.7071067811865475 * t100 - 0.1654 * t432;
-    let t443 = 0.1654 * t431 - 0.7071067811865476 * t100 - 0.7071067811865475 * t441;
-    let t444 = c_q6 * t442 - s_q6 * t443;
-    let t445 = q[7] * (0.7071067811865475 * t432 - 0.7071067811865476 * t431);
-    let t446 = t96 + t445;
-    let t447 = -0.088 * t435 - t446;
-    let t448 = c_q5 * t444 - s_q5 * t447;
-    let t449 = c_q6 * t443 + s_q6 * t442 - 0.088 * t160;
-    let t450 = c_q4 * t448 + s_q4 * t449 - 0.384 * t439;
-    let t451 = s_q5 * t444 + c_q5 * t447;
-    let t452 = t451 - 0.0825 * t439;
-    let t453 = c_q3 * t450 - s_q3 * t452;
-    let t454 = s_q4 * t448 - c_q4 * t449;
-    let t455 = 0.384 * t436 + 0.0825 * t437;
-    let t456 = t455 - 0.0825 * (s_q3 * t436 + c_q3 * t437);
-    let t457 = t454 + t456;
-    let t458 = c_q3 * t452 + 0.0825 * t439 + s_q3 * t450;
-    let t459 = c_q2 * t438 - s_q2 * t439;
-    let t460 = t83 * t83 - t338;
-    let t461 = -t460;
-    let t462 = 0.7071067811865476 * t156 + 0.7071067811865475 * t461;
-    let t463 = 0.7071067811865476 * t461 - 0.7071067811865475 * t156;
-    let t464 = c_q6 * t462 - s_q6 * t463;
-    let t465 = t84 * t337 - t157;
-    let t466 = c_q5 * t464 - s_q5 * t465;
-    let t467 = s_q6 * t462 + c_q6 * t463;
-    let t468 = c_q4 * t466 + s_q4 * t467;
-    let t469 = s_q5 * t464 + c_q5 * t465;
-    let t470 = c_q3 * t468 - s_q3 * t469;
-    let t471 = s_q4 * t466 - c_q4 * t467;
-    let t472 = s_q2 * t470 + c_q2 * t471;
-    let t473 = q[7] * t465;
-    let t474 = t100 - t473;
-    let t475 = 0.7071067811865476 * t474 - 0.1654 * t463;
-    let t476 = 0.1654 * t462 - 0.7071067811865475 * t474;
-    let t477 = c_q6 * t475 - s_q6 * t476;
-    let t478 = 0.7071067811865476 * q[7] * t462 - 2.0 * t95
-        - 0.7071067811865475 * q[7] * t463;
-    let t479 = -t97 - t478;
-    let t480 = -0.088 * t467 - t479;
-    let t481 = c_q5 * t477 - s_q5 * t480;
-    let t482 = c_q6 * t476 + 0.088 * t465 + s_q6 * t475;
-    let t483 = c_q4 * t481 + s_q4 * t482 - 0.384 * t471;
-    let t484 = s_q5 * t477 + c_q5 * t480;
-    let t485 = t484 - 0.0825 * t471;
-    let t486 = c_q3 * t483 - s_q3 * t485;
-    let t487 = s_q4 * t481 - c_q4 * t482;
-    let t488 = 0.384 * t468 + 0.0825 * t469;
-    let t489 = t488 - 0.0825 * (s_q3 * t468 + c_q3 * t469);
-    let t490 = t487 + t489;
-    let t491 = c_q3 * t485 + 0.0825 * t471 + s_q3 * t483;
-    let t492 = c_q2 * t470 - s_q2 * t471;
-    let t493 = t159 + t79 * t83;
-    let t494 = 0.7071067811865475 * t158 + 0.7071067811865476 * t493;
-    let t495 = 0.7071067811865476 * t158 - 0.7071067811865475 * t493;
-    let t496 = c_q6 * t494 - s_q6 * t495;
-    let t497 = t84 * t84 + t83 * t83;
-    let t498 = c_q5 * t496 - s_q5 * t497;
-    let t499 = s_q6 * t494 + c_q6 * t495;
-    let t500 = c_q4 * t498 + s_q4 * t499;
-    let t501 = s_q5 * t496 + c_q5 * t497;
-    let t502 = c_q3 * t500 - s_q3 * t501;
-    let t503 = s_q4 * t498 - c_q4 * t499;
-    let t504 = s_q2 * t502 + c_q2 * t503;
-    let t505 = -q[7] * t497;
-    let t506 = t505 - t96;
-    let t507 = 0.7071067811865475 * t98 + 0.7071067811865476 * t506 - 0.1654 * t495;
-    let t508 = 0.7071067811865476 * t98 + 0.1654 * t494 - 0.7071067811865475 * t506;
-    let t509 = c_q6 * t507 - s_q6 * t508;
-    let t510 = q[7] * (0.7071067811865475 * t495 - 0.7071067811865476 * t494);
-    let t511 = -0.088 * t499 - t510;
-    let t512 = c_q5 * t509 - s_q5 * t511;
-    let t513 = c_q6 * t508 + 0.088 * t497 + s_q6 * t507;
-    let t514 = c_q4 * t512 + s_q4 * t513 - 0.384 * t503;
-    let t515 = s_q5 * t509 + c_q5 * t511;
-    let t516 = t515 - 0.0825 * t503;
-    let t517 = c_q3 * t514 - s_q3 * t516;
-    let t518 = s_q4 * t512 - c_q4 * t513;
-    let t519 = 0.384 * t500 + 0.0825 * t501;
-    let t520 = t519 - 0.0825 * (s_q3 * t500 + c_q3 * t501);
-    let t521 = t518 + t520;
-    let t522 = c_q3 * t516 + 0.0825 * t503 + s_q3 * t514;
-    let t523 = c_q2 * t502 - s_q2 * t503;
-    let t524 = 0.7071067811865475 * t105 + 0.7071067811865476 * t107;
-    let t525 = 0.7071067811865476 * t105 - 0.7071067811865475 * t107;
-    let t526 = c_q6 * t524 - s_q6 * t525;
-    let t527 = c_q5 * t526 + s_q5 * t108;
-    let t528 = s_q6 * t524 + c_q6 * t525;
-    let t529 = c_q4 * t527 + s_q4 * t528;
-    let t530 = s_q5 * t526 - c_q5 * t108;
-    let t531 = c_q3 * t529 - s_q3 * t530;
-    let t532 = s_q4 * t527 - c_q4 * t528;
-    let t533 = -0.7071067811865476 * t109 - 0.1654 * t525;
-    let t534 = 0.7071067811865475 * t109 + 0.1654 * t524;
-    let t535 = c_q6 * t533 - s_q6 * t534;
-    let t536 = q[7] * (0.7071067811865476 * t524 - 0.7071067811865475 * t525);
-    let t537 = -0.088 * t528 - t536;
-    let t538 = c_q5 * t535 - s_q5 * t537;
-    let t539 = c_q6 * t534 + s_q6 * t533 - 0.088 * t108;
-    let t540 = c_q4 * t538 + s_q4 * t539 - 0.384 * t532;
-    let t541 = s_q5 * t535 + c_q5 * t537;
-    let t542 = t541 - 0.0825 * t532;
-    let t543 = c_q3 * t540 - s_q3 * t542;
-    let t544 = c_q4 * t539 - 0.384 * t529 - 0.0825 * t530 - s_q4 * t538;
-    let t545 = -0.0825 * (s_q3 * t529 + c_q3 * t530) - t544;
-    let t546 = c_q3 * t542 + 0.0825 * t532 + s_q3 * t540;
-    let t547 = -t105;
-    let t548 = -0.7071067811865475 * t108 - 0.1654 * t432 - 0.7071067811865476 * t441;
-    let t549 = 0.1654 * t431 + 0.7071067811865475 * t441 - 0.7071067811865476 * t108;
-    let t550 = c_q6 * t548 - s_q6 * t549;
-    let t551 = t105 - t445;
-    let t552 = -0.088 * t435 - t551;
-    let t553 = c_q5 * t550 - s_q5 * t552;
-    let t554 = c_q6 * t549 + s_q6 * t548 - 0.088 * t160;
-    let t555 = c_q4 * t553 + s_q4 * t554 - 0.384 * t439;
-    let t556 = s_q5 * t550 + c_q5 * t552;
-    let t557 = t556 - 0.0825 * t439;
-    let t558 = c_q3 * t555 - s_q3 * t557;
-    let t559 = s_q4 * t553 - c_q4 * t554;
-    let t560 = t456 + t559;
-    let t561 = c_q3 * t557 + 0.0825 * t439 + s_q3 * t555;
-    let t562 = t108 + t473;
-    let t563 = 0.7071067811865476 * t562 - 0.1654 * t463;
-    let t564 = 0.1654 * t462 - 0.7071067811865475 * t562;
-    let t565 = c_q6 * t563 - s_q6 * t564;
-    let t566 = t478 - t106;
-    let t567 = -0.088 * t467 - t566;
-    let t568 = c_q5 * t565 - s_q5 * t567;
-    let t569 = c_q6 * t564 + 0.088 * t465 + s_q6 * t563;
-    let t570 = c_q4 * t568 + s_q4 * t569 - 0.384 * t471;
-    let t571 = s_q5 * t565 + c_q5 * t567;
-    let t572 = t571 - 0.0825 * t471;
-    let t573 = c_q3 * t570 - s_q3 * t572;
-    let t574 = s_q4 * t568 - c_q4 * t569;
-    let t575 = t489 + t574;
-    let t576 = c_q3 * t572 + 0.0825 * t471 + s_q3 * t570;
-    let t577 = t505 - t547;
-    let t578 = 0.7071067811865475 * t107 - 0.1654 * t495 - 0.7071067811865476 * t577;
-    let t579 = 0.7071067811865476 * t107 + 0.1654 * t494 + 0.7071067811865475 * t577;
-    let t580 = c_q6 * t578 - s_q6 * t579;
-    let t581 = t510 - 0.088 * t499;
-    let t582 = c_q5 * t580 - s_q5 * t581;
-    let t583 = c_q6 * t579 + 0.088 * t497 + s_q6 * t578;
-    let t584 = c_q4 * t582 + s_q4 * t583 - 0.384 * t503;
-    let t585 = s_q5 * t580 + c_q5 * t581;
-    let t586 = t585 - 0.0825 * t503;
-    let t587 = c_q3 * t584 - s_q3 * t586;
-    let t588 = s_q4 * t582 - c_q4 * t583;
-    let t589 = t520 + t588;
-    let t590 = c_q3 * t586 + 0.0825 * t503 + s_q3 * t584;
+    let t99 = t67 * t88 + t75 + t98 - t69 * t87;
+    let t100 = 0.1654 * t69 + 0.7071067811865476 * t86;
+    let t101 = -0.1654 * t67 - 0.7071067811865475 * t86;
+    let t102 = 0.7071067811865476 * t85 + t91 - t69 * t89 - t79 * t101;
+    let t103 = t93 + t79 * t100 + t67 * t89 - 0.7071067811865475 * t85;
+    let t104 = 0.7071067811865476 * t103 + 0.7071067811865475 * t102 - qdd[7];
+    let t105 = 2.0 * t95 + 0.7071067811865476 * t102 - 0.7071067811865475 * t103;
+    let t106 = t67 * t101 + t75 - t69 * t100 - t98;
+    let t107 = q[7] * t106;
+    let t108 = q[7] * t99;
+    let t109 = t9 * t18;
+    let t110 = t54 * t54;
+    let t111 = t39 * t54;
+    let t112 = t41 * t54;
+    let t113 = t59 * t62;
+    let t114 = t79 * t79;
+    let t115 = t67 * t79;
+    let t116 = t69 * t79;
+    let t117 = t1 * t1;
+    let t118 = t8 * t8;
+    let t119 = t28 - t19;
+    let t120 = t21 + t29;
+    let t121 = t19 + t28;
+    let t122 = t109 - t20;
+    let t123 = t20 + t109;
+    let t124 = t22 * t22;
+    let t125 = t24 * t24;
+    let t126 = t22 * t24;
+    let t127 = t126 - t36;
+    let t128 = t38 + t44;
+    let t129 = t36 + t126;
+    let t130 = t45 - t37;
+    let t131 = t37 + t45;
+    let t132 = t39 * t39;
+    let t133 = t41 * t41;
+    let t134 = t39 * t41;
+    let t135 = t134 - t55;
+    let t136 = t111 - t63;
+    let t137 = t55 + t134;
+    let t138 = t63 + t111;
+    let t139 = t56 + t112;
+    let t140 = t57 * t57;
+    let t141 = t72 - t64;
+    let t142 = t66 + t73;
+    let t143 = t64 + t72;
+    let t144 = t113 - t65;
+    let t145 = t65 + t113;
+    let t146 = t67 * t67;
+    let t147 = t69 * t69;
+    let t148 = t67 * t69;
+    let t149 = t148 - t80;
+    let t150 = t82 + t115;
+    let t151 = t80 + t148;
+    let t152 = t116 - t81;
+    let t153 = t81 + t116;
+    let t154 = t83 * t84 - t80;
+    let t155 = 0.7071067811865475 * t82 - 0.7071067811865476 * t81;
+    let t156 = t79 * t84 + t155;
+    let t157 = 0.7071067811865475 * t81 + 0.7071067811865476 * t82;
+    let t158 = t79 * t83 - t157;
+    let t159 = t9 * t25 - t27;
+    let t160 = t19 - t8 * t25;
+    let t161 = t18 * t18 + t118;
+    let t162 = s_q2 * t29;
+    let t163 = c_q2 * t29;
+    let t164 = t21 - t29;
+    let t165 = t26 - t118;
+    let t166 = t27 - t118;
+    let t167 = t26 - t27;
+    let t168 = t23 * t24 - t43;
+    let t169 = t36 - t22 * t23;
+    let t170 = c_q3 * t168 - s_q3 * t169;
+    let t171 = t38 - t44;
+    let t172 = s_q3 * t32;
+    let t173 = -0.0825 * (s_q3 * t168 + c_q3 * t169) - t34;
+    let t174 = 0.0825 * t171 + c_q3 * t32;
+    let t175 = -t35;
+    let t176 = t35 * t175 - t124;
+    let t177 = c_q3 * t127 - s_q3 * t176;
+    let t178 = t24 * t175 - t37;
+    let t179 = c_q3 * t31;
+    let t180 = -0.0825 * (s_q3 * t127 + c_q3 * t176) - t46;
+    let t181 = 0.0825 * t178 + s_q3 * t31;
+    let t182 = s_q3 * t44;
+    let t183 = c_q3 * t37 - t182;
+    let t184 = c_q3 * t44;
+    let t185 = s_q3 * t37 + t184;
+    let t186 = c_q3 * t171 - s_q3 * t131;
+    let t187 = t124 - t125;
+    let t188 = s_q3 * t171 + c_q3 * t131;
+    let t189 = t43 - t124;
+    let t190 = c_q3 * t129 - s_q3 * t189;
+    let t191 = s_q3 * t129 + c_q3 * t189;
+    let t192 = t125 - t43;
+    let t193 = c_q3 * t192 + s_q3 * t127;
+    let t194 = s_q3 * t192 - c_q3 * t127;
+    let t195 = t182 + c_q3 * t45;
+    let t196 = t184 - s_q3 * t45;
+    let t197 = t40 * t41 - t110;
+    let t198 = t55 - t39 * t40;
+    let t199 = c_q4 * t197 - s_q4 * t198;
+    let t200 = c_q3 * t199 - s_q3 * t138;
+    let t201 = s_q4 * t197 + c_q4 * t198;
+    let t202 = -0.384 * t201 - s_q4 * t48;
+    let t203 = -0.0825 * t201 - t52;
+    let t204 = c_q3 * t202 - s_q3 * t203;
+    let t205 = -0.0825 * t138 - c_q4 * t48 - 0.384 * t199;
+    let t206 = -0.0825 * (s_q3 * t199 + c_q3 * t138) - t205;
+    let t207 = c_q3 * t203 + 0.0825 * t201 + s_q3 * t202;
+    let t208 = -t54;
+    let t209 = t54 * t208 - t132;
+    let t210 = c_q4 * t135 - s_q4 * t209;
+    let t211 = t56 - t41 * t208;
+    let t212 = c_q3 * t210 - s_q3 * t211;
+    let t213 = s_q4 * t135 + c_q4 * t209;
+    let t214 = -0.384 * t213 - c_q4 * t48;
+    let t215 = t50 - 0.0825 * t213;
+    let t216 = c_q3 * t214 - s_q3 * t215;
+    let t217 = s_q4 * t48 - 0.384 * t210 - 0.0825 * t211;
+    let t218 = -0.0825 * (s_q3 * t210 + c_q3 * t211) - t217;
+    let t219 = c_q3 * t215 + 0.0825 * t213 + s_q3 * t214;
+    let t220 = s_q4 * t111;
+    let t221 = c_q4 * t56 - t220;
+    let t222 = c_q3 * t221 + s_q3 * t134;
+    let t223 = c_q4 * t111;
+    let t224 = s_q4 * t56 + t223;
+    let t225 = s_q3 * t221 - c_q3 * t134;
+    let t226 = -t138;
+    let t227 = c_q4 * t226 - s_q4 * t139;
+    let t228 = t132 - t133;
+    let t229 = c_q3 * t227 - s_q3 * t228;
+    let t230 = s_q4 * t226 + c_q4 * t139;
+    let t231 = s_q3 * t227 + c_q3 * t228;
+    let t232 = t110 - t132;
+    let t233 = c_q4 * t137 - s_q4 * t232;
+    let t234 = t56 - t112;
+    let t235 = c_q3 * t233 - s_q3 * t234;
+    let t236 = s_q4 * t137 + c_q4 * t232;
+    let t237 = s_q3 * t233 + c_q3 * t234;
+    let t238 = t133 - t110;
+    let t239 = c_q4 * t238 + s_q4 * t135;
+    let t240 = c_q3 * t239 - s_q3 * t136;
+    let t241 = s_q4 * t238 - c_q4 * t135;
+    let t242 = s_q3 * t239 + c_q3 * t136;
+    let t243 = t220 + c_q4 * t112;
+    let t244 = c_q3 * t243 - s_q3 * t55;
+    let t245 = t223 - s_q4 * t112;
+    let t246 = s_q3 * t243 + c_q3 * t55;
+    let t247 = t58 * t59 - t71;
+    let t248 = t64 - t57 * t58;
+    let t249 = c_q5 * t247 - s_q5 * t248;
+    let t250 = t66 - t73;
+    let t251 = c_q4 * t249 - s_q4 * t250;
+    let t252 = s_q5 * t247 + c_q5 * t248;
+    let t253 = c_q3 * t251 - s_q3 * t252;
+    let t254 = s_q4 * t249 + c_q4 * t250;
+    let t255 = t53 * s_q5;
+    let t256 = -0.384 * t254 - c_q4 * t255 - s_q4 * t61;
+    let t257 = t53 * c_q5;
+    let t258 = t257 - 0.0825 * t254;
+    let t259 = c_q3 * t256 - s_q3 * t258;
+    let t260 = s_q4 * t255 - c_q4 * t61 - 0.384 * t251 - 0.0825 * t252;
+    let t261 = -0.0825 * (s_q3 * t251 + c_q3 * t252) - t260;
+    let t262 = c_q3 * t258 + 0.0825 * t254 + s_q3 * t256;
+    let t263 = -t62;
+    let t264 = t62 * t263 - t140;
+    let t265 = c_q5 * t141 - s_q5 * t264;
+    let t266 = t59 * t263 - t65;
+    let t267 = c_q4 * t265 - s_q4 * t266;
+    let t268 = s_q5 * t141 + c_q5 * t264;
+    let t269 = c_q3 * t267 - s_q3 * t268;
+    let t270 = s_q4 * t265 + c_q4 * t266;
+    let t271 = t52 * c_q5;
+    let t272 = c_q4 * t271 - 0.384 * t270 - s_q4 * t60;
+    let t273 = t52 * s_q5;
+    let t274 = t273 - 0.0825 * t270;
+    let t275 = c_q3 * t272 - s_q3 * t274;
+    let t276 = -0.384 * t267 - 0.0825 * t268 - s_q4 * t271 - c_q4 * t60;
+    let t277 = -0.0825 * (s_q3 * t267 + c_q3 * t268) - t276;
+    let t278 = c_q3 * t274 + 0.0825 * t270 + s_q3 * t272;
+    let t279 = s_q5 * t73;
+    let t280 = c_q5 * t65 - t279;
+    let t281 = c_q4 * t280 - s_q4 * t72;
+    let t282 = c_q5 * t73;
+    let t283 = s_q5 * t65 + t282;
+    let t284 = c_q3 * t281 - s_q3 * t283;
+    let t285 = s_q4 * t280 + c_q4 * t72;
+    let t286 = s_q3 * t281 + c_q3 * t283;
+    let t287 = c_q5 * t250 - s_q5 * t145;
+    let t288 = t70 - t140;
+    let t289 = c_q4 * t287 - s_q4 * t288;
+    let t290 = s_q5 * t250 + c_q5 * t145;
+    let t291 = c_q3 * t289 - s_q3 * t290;
+    let t292 = s_q4 * t287 + c_q4 * t288;
+    let t293 = s_q3 * t289 + c_q3 * t290;
+    let t294 = t71 - t140;
+    let t295 = c_q5 * t143 - s_q5 * t294;
+    let t296 = c_q4 * t295 - s_q4 * t144;
+    let t297 = s_q5 * t143 + c_q5 * t294;
+    let t298 = c_q3 * t296 - s_q3 * t297;
+    let t299 = s_q4 * t295 + c_q4 * t144;
+    let t300 = s_q3 * t296 + c_q3 * t297;
+    let t301 = t70 - t71;
+    let t302 = c_q5 * t301 + s_q5 * t141;
+    let t303 = c_q4 * t302 + s_q4 * t142;
+    let t304 = s_q5 * t301 - c_q5 * t141;
+    let t305 = c_q3 * t303 - s_q3 * t304;
+    let t306 = s_q4 * t302 - c_q4 * t142;
+    let t307 = s_q3 * t303 + c_q3 * t304;
+    let t308 = t279 + c_q5 * t113;
+    let t309 = c_q4 * t308 + s_q4 * t64;
+    let t310 = s_q5 * t113 - t282;
+    let t311 = c_q3 * t309 - s_q3 * t310;
+    let t312 = s_q4 * t308 - c_q4 * t64;
+    let t313 = s_q3 * t309 + c_q3 * t310;
+    let t314 = t68 * t69 - t114;
+    let t315 = t80 - t67 * t68;
+    let t316 = c_q6 * t314 - s_q6 * t315;
+    let t317 = t82 - t115;
+    let t318 = c_q5 * t316 - s_q5 * t317;
+    let t319 = s_q6 * t314 + c_q6 * t315;
+    let t320 = c_q4 * t318 + s_q4 * t319;
+    let t321 = s_q5 * t316 + c_q5 * t317;
+    let t322 = c_q3 * t320 - s_q3 * t321;
+    let t323 = s_q4 * t318 - c_q4 * t319;
+    let t324 = s_q6 * t76;
+    let t325 = -0.088 * t319 - t78;
+    let t326 = c_q5 * t324 + s_q5 * t325;
+    let t327 = 0.088 * t317 + c_q6 * t76;
+    let t328 = s_q4 * t327 - 0.384 * t323 - c_q4 * t326;
+    let t329 = c_q5 * t325 - s_q5 * t324;
+    let t330 = t329 - 0.0825 * t323;
+    let t331 = c_q3 * t328 - s_q3 * t330;
+    let t332 = s_q4 * t326 + c_q4 * t327 - 0.384 * t320 - 0.0825 * t321;
+    let t333 = -0.0825 * (s_q3 * t320 + c_q3 * t321) - t332;
+    let t334 = c_q3 * t330 + 0.0825 * t323 + s_q3 * t328;
+    let t335 = -t79;
+    let t336 = t79 * t335;
+    let t337 = t336 - t146;
+    let t338 = c_q6 * t149 - s_q6 * t337;
+    let t339 = t69 * t335 - t81;
+    let t340 = c_q5 * t338 - s_q5 * t339;
+    let t341 = s_q6 * t149 + c_q6 * t337;
+    let t342 = c_q4 * t340 + s_q4 * t341;
+    let t343 = s_q5 * t338 + c_q5 * t339;
+    let t344 = c_q3 * t342 - s_q3 * t343;
+    let t345 = s_q4 * t340 - c_q4 * t341;
+    let t346 = c_q6 * t75;
+    let t347 = -0.088 * t341 - t90;
+    let t348 = c_q5 * t346 - s_q5 * t347;
+    let t349 = 0.088 * t339 + s_q6 * t75;
+    let t350 = c_q4 * t348 + s_q4 * t349 - 0.384 * t345;
+    let t351 = s_q5 * t346 + c_q5 * t347;
+    let t352 = t351 - 0.0825 * t345;
+    let t353 = c_q3 * t350 - s_q3 * t352;
+    let t354 = c_q4 * t349 - 0.384 * t342 - 0.0825 * t343 - s_q4 * t348;
+    let t355 = -0.0825 * (s_q3 * t342 + c_q3 * t343) - t354;
+    let t356 = c_q3 * t352 + 0.0825 * t345 + s_q3 * t350;
+    let t357 = s_q6 * t115;
+    let t358 = c_q6 * t81 - t357;
+    let t359 = c_q5 * t358 - s_q5 * t148;
+    let t360 = c_q6 * t115;
+    let t361 = s_q6 * t81 + t360;
+    let t362 = c_q4 * t359 + s_q4 * t361;
+    let t363 = s_q5 * t358 + c_q5 * t148;
+    let t364 = c_q3 * t362 - s_q3 * t363;
+    let t365 = s_q4 * t359 - c_q4 * t361;
+    let t366 = s_q3 * t362 + c_q3 * t363;
+    let t367 = c_q6 * t317 - s_q6 * t153;
+    let t368 = t146 - t147;
+    let t369 = c_q5 * t367 + s_q5 * t368;
+    let t370 = s_q6 * t317 + c_q6 * t153;
+    let t371 = c_q4 * t369 + s_q4 * t370;
+    let t372 = s_q5 * t367 - c_q5 * t368;
+    let t373 = c_q3 * t371 - s_q3 * t372;
+    let t374 = s_q4 * t369 - c_q4 * t370;
+    let t375 = s_q3 * t371 + c_q3 * t372;
+    let t376 = t114 - t146;
+    let t377 = c_q6 * t151 - s_q6 * t376;
+    let t378 = c_q5 * t377 - s_q5 * t152;
+    let t379 = s_q6 * t151 + c_q6 * t376;
+    let t380 = c_q4 * t378 + s_q4 * t379;
+    let t381 = s_q5 * t377 + c_q5 * t152;
+    let t382 = c_q3 * t380 - s_q3 * t381;
+    let t383 = s_q4 * t378 - c_q4 * t379;
+    let t384 = s_q3 * t380 + c_q3 * t381;
+    let t385 = t147 - t114;
+    let t386 = c_q6 * t385 + s_q6 * t149;
+    let t387 = c_q5 * t386 + s_q5 * t150;
+    let t388 = s_q6 * t385 - c_q6 * t149;
+    let t389 = c_q4 * t387 + s_q4 * t388;
+    let t390 = s_q5 * t386 - c_q5 * t150;
+    let t391 = c_q3 * t389 - s_q3 * t390;
+    let t392 = s_q4 * t387 - c_q4 * t388;
+    let t393 = s_q3 * t389 + c_q3 * t390;
+    let t394 = t357 + c_q6 * t116;
+    let t395 = c_q5 * t394 + s_q5 * t80;
+    let t396 = t360 - s_q6 * t116;
+    let t397 = c_q4 * t395 - s_q4 * t396;
+    let t398 = s_q5 * t394 - c_q5 * t80;
+    let t399 = c_q3 * t397 - s_q3 * t398;
+    let t400 = s_q4 * t395 + c_q4 * t396;
+    let t401 = s_q3 * t397 + c_q3 * t398;
+    let t402 = 0.7071067811865475 * t96 + 0.7071067811865476 * t97;
+    let t403 = 0.7071067811865476 * t96 - 0.7071067811865475 * t97;
+    let t404 = c_q6 * t402 - s_q6 * t403;
+    let t405 = c_q5 * t404 + s_q5 * t99;
+    let t406 = s_q6 * t402 + c_q6 * t403;
+    let t407 = c_q4 * t405 + s_q4 * t406;
+    let t408 = s_q5 * t404 - c_q5 * t99;
+    let t409 = c_q3 * t407 - s_q3 * t408;
+    let t410 = s_q4 * t405 - c_q4 * t406;
+    let t411 = 0.7071067811865476 * t108 - 0.1654 * t403;
+    let t412 = 0.1654 * t402 - 0.7071067811865475 * t108;
+    let t413 = c_q6 * t411 - s_q6 * t412;
+    let t414 = q[7] * (0.7071067811865475 * t403 - 0.7071067811865476 * t402);
+    let t415 = -0.088 * t406 - t414;
+    let t416 = c_q5 * t413 - s_q5 * t415;
+    let t417 = c_q6 * t412 + s_q6 * t411 - 0.088 * t99;
+    let t418 = c_q4 * t416 + s_q4 * t417 - 0.384 * t410;
+    let t419 = s_q5 * t413 + c_q5 * t415;
+    let t420 = t419 - 0.0825 * t410;
+    let t421 = c_q3 * t418 - s_q3 * t420;
+    let t422 = c_q4 * t417 - 0.384 * t407 - 0.0825 * t408 - s_q4 * t416;
+    let t423 = -0.0825 * (s_q3 * t407 + c_q3 * t408) - t422;
+    let t424 = c_q3 * t420 + 0.0825 * t410 + s_q3 * t418;
+    let t425 = -t84;
+    let t426 = t84 * t425 - t114;
+    let t427 = t80 - t83 * t425;
+    let t428 = 0.7071067811865476 * t426 + 0.7071067811865475 * t427;
+    let t429 = 0.7071067811865476 * t427 - 0.7071067811865475 * t426;
+    let t430 = c_q6 * t428 - s_q6 * t429;
+    let t431 = c_q5 * t430 + s_q5 * t158;
+    let t432 = s_q6 * t428 + c_q6 * t429;
+    let t433 = c_q4 * t431 + s_q4 * t432;
+    let t434 = s_q5 * t430 - c_q5 * t158;
+    let t435 = c_q3 * t433 - s_q3 * t434;
+    let t436 = s_q4 * t431 - c_q4 * t432;
+    let t437 = q[7] * t158;
+    let t438 = 0.7071067811865476 * t437 - 0.7071067811865475 * t99 - 0.1654 * t429;
+    let t439 = 0.1654 * t428 - 0.7071067811865476 * t99 - 0.7071067811865475 * t437;
+    let t440 = c_q6 * t438 - s_q6 * t439;
+    let t441 = t96 + q[7] * (0.7071067811865475 * t429 - 0.7071067811865476 * t428);
+    let t442 = -0.088 * t432 - t441;
+    let t443 = c_q5 * t440 - s_q5 * t442;
+    let t444 = c_q6 * t439 + s_q6 * t438 - 0.088 * t158;
+    let t445 = c_q4 * t443 + s_q4 * t444 - 0.384 * t436;
+    let t446 = s_q5 * t440 + c_q5 * t442;
+    let t447 = t446 - 0.0825 * t436;
+    let t448 = c_q3 * t445 - s_q3 * t447;
+    let t449 = c_q4 * t444 - 0.384 * t433 - 0.0825 * t434 - s_q4 * t443;
+    let t450 = -0.0825 * (s_q3 * t433 + c_q3 * t434) - t449;
+    let t451 = c_q3 * t447 + 0.0825 * t436 + s_q3 * t445;
+    let t452 = t336 - t83 * t83;
+    let t453 = 0.7071067811865476 * t154 + 0.7071067811865475 * t452;
+    let t454 = 0.7071067811865476 * t452 - 0.7071067811865475 * t154;
+    let t455 = c_q6 * t453 - s_q6 * t454;
+    let t456 = t155 + t84 * t335;
+    let t457 = c_q5 * t455 - s_q5 * t456;
+    let t458 = s_q6 * t453 + c_q6 * t454;
+    let t459 = c_q4 * t457 + s_q4 * t458;
+    let t460 = s_q5 * t455 + c_q5 * t456;
+    let t461 = c_q3 * t459 - s_q3 * t460;
+    let t462 = s_q4 * t457 - c_q4 * t458;
+    let t463 = t99 - q[7] * t456;
+    let t464 = 0.7071067811865476 * t463 - 0.1654 * t454;
+    let t465 = 0.1654 * t453 - 0.7071067811865475 * t463;
+    let t466 = c_q6 * t464 - s_q6 * t465;
+    let t467 = q[7] * (0.7071067811865475 * t454 - 0.7071067811865476 * t453) - t97;
+    let t468 = -0.088 * t458 - t467;
+    let t469 = c_q5 * t466 - s_q5 * t468;
+    let t470 = c_q6 * t465 + 0.088 * t456 + s_q6 * t464;
+    let t471 = c_q4 * t469 + s_q4 * t470 - 0.384 * t462;
+    let t472 = s_q5 * t466 + c_q5 * t468;
+    let t473 = t472 - 0.0825 * t462;
+    let t474 = c_q3 * t471 - s_q3 * t473;
+    let t475 = c_q4 * t470 - 0.384 * t459 - 0.0825 * t460 - s_q4 * t469;
+    let t476 = -0.0825 * (s_q3 * t459 + c_q3 * t460) - t475;
+    let t477 = c_q3 * t473 + 0.0825 * t462 + s_q3 * t471;
+    let t478 = t157 + t79 * t83;
+    let t479 = 0.7071067811865475 * t156 + 0.7071067811865476 * t478;
+    let t480 = 0.7071067811865476 * t156 - 0.7071067811865475 * t478;
+    let t481 = c_q6 * t479 - s_q6 * t480;
+    let t482 = t84 * t84 + t83 * t83;
+    let t483 = c_q5 * t481 - s_q5 * t482;
+    let t484 = s_q6 * t479 + c_q6 * t480;
+    let t485 = c_q4 * t483 + s_q4 * t484;
+    let t486 = s_q5 * t481 + c_q5 * t482;
+    let t487 = c_q3 * t485 - s_q3 * t486;
+    let t488 = s_q4 * t483 - c_q4 * t484;
+    let t489 = q[7] * t482 + t96;
+    let t490 = 0.7071067811865475 * t97 - 0.7071067811865476 * t489 - 0.1654 * t480;
+    let t491 = 0.7071067811865476 * t97 + 0.1654 * t479 + 0.7071067811865475 * t489;
+    let t492 = c_q6 * t490 - s_q6 * t491;
+    let t493 = q[7] * (0.7071067811865475 * t480 - 0.7071067811865476 * t479);
+    let t494 = -0.088 * t484 - t493;
+    let t495 = c_q5 * t492 - s_q5 * t494;
+    let t496 = c_q6 * t491 + 0.088 * t482 + s_q6 * t490;
+    let t497 = c_q4 * t495 + s_q4 * t496 - 0.384 * t488;
+    let t498 = s_q5 * t492 + c_q5 * t494;
+    let t499 = t498 - 0.0825 * t488;
+    let t500 = c_q3 * t497 - s_q3 * t499;
+    let t501 = c_q4 * t496 - 0.384 * t485 - 0.0825 * t486 - s_q4 * t495;
+    let t502 = -0.0825 * (s_q3 * t485 + c_q3 * t486) - t501;
+    let t503 = c_q3 * t499 + 0.0825 * t488 + s_q3 * t497;
+    let t504 = 0.7071067811865475 * t104 + 0.7071067811865476 * t105;
+    let t505 = 0.7071067811865476 * t104 - 0.7071067811865475 * t105;
+    let t506 = c_q6 * t504 - s_q6 * t505;
+    let t507 = c_q5 * t506 + s_q5 * t106;
+    let t508 = s_q6 * t504 + c_q6 * t505;
+    let t509 = c_q4 * t507 + s_q4 * t508;
+    let t510 = s_q5 * t506 - c_q5 * t106;
+    let t511 = c_q3 * t509 - s_q3 * t510;
+    let t512 = s_q4 * t507 - c_q4 * t508;
+    let t513 = -0.7071067811865476 * t107 - 0.1654 * t505;
+    let t514 = 0.7071067811865475 * t107 + 0.1654 * t504;
+    let t515 = c_q6 * t513 - s_q6 * t514;
+    let t516 = q[7] * (0.7071067811865476 * t504 - 0.7071067811865475 * t505);
+    let t517 = -0.088 * t508 - t516;
+    let t518 = c_q5 * t515 - s_q5 * t517;
+    let t519 = c_q6 * t514 + s_q6 * t513 - 0.088 * t106;
+    let t520 = c_q4 * t518 + s_q4 * t519 - 0.384 * t512;
+    let t521 = s_q5 * t515 + c_q5 * t517;
+    let t522 = t521 - 0.0825 * t512;
+    let t523 = c_q3 * t520 - s_q3 * t522;
+    let t524 = c_q4 * t519 - 0.384 * t509 - 0.0825 * t510 - s_q4 * t518;
+    let t525 = -0.0825 * (s_q3 * t509 + c_q3 * t510) - t524;
+    let t526 = c_q3 * t522 + 0.0825 * t512 + s_q3 * t520;
     [
         [
             qdd[0],
@@ -16908,71 +16829,74 @@ fn regressor_with_body(
             c_q1 * t6 + s_q1 * t7,
             -s_q1 * (2.0 * t6 - t3) - c_q1 * (-2.0 * t4 - t2),
             -s_q1 * (qdd[1] + t10) - c_q1 * (t0 - t11),
-            -s_q1 * (t119 - t0) - c_q1 * t13,
+            -s_q1 * (t117 - t0) - c_q1 * t13,
             0.0,
-            -s_q1 * (s_q2 * t15 - 0.316 * (s_q2 * t161 + c_q2 * t162)) - c_q1 * t17,
-            -s_q1 * (c_q2 * t15 - 0.316 * (s_q2 * t121 - c_q2 * t163)) - c_q1 * t16,
-            -s_q1 * (c_q2 * t20 - t164) - c_q1 * t28,
-            -s_q1 * (c_q2 * t166 - s_q2 * t125) - c_q1 * t167,
-            -s_q1 * (c_q2 * t123 - s_q2 * t168) - c_q1 * t124,
-            c_q1 * t122 - s_q1 * (c_q2 * t169 + s_q2 * t121),
-            c_q1 * t19 - s_q1 * (t164 + c_q2 * t111),
-            c_q1 * t176
+            -s_q1 * (s_q2 * t15 - 0.316 * (s_q2 * t159 + c_q2 * t160)) - c_q1 * t17,
+            -s_q1 * (c_q2 * t15 - 0.316 * (s_q2 * t119 - c_q2 * t161)) - c_q1 * t16,
+            -s_q1 * (c_q2 * t20 - t162) - c_q1 * t28,
+            -s_q1 * (c_q2 * t164 - s_q2 * t123) - c_q1 * t165,
+            -s_q1 * (c_q2 * t121 - s_q2 * t166) - c_q1 * t122,
+            c_q1 * t120 - s_q1 * (c_q2 * t167 + s_q2 * t119),
+            c_q1 * t19 - s_q1 * (t162 + c_q2 * t109),
+            c_q1 * t174
                 - s_q1
-                    * (-0.316 * (s_q2 * t172 + c_q2 * t173) - c_q2 * t174 - s_q2 * t175),
-            c_q1 * t183
+                    * (-0.316 * (s_q2 * t170 + c_q2 * t171) - c_q2 * t172 - s_q2 * t173),
+            c_q1 * t181
                 - s_q1
-                    * (c_q2 * t181 - 0.316 * (s_q2 * t179 + c_q2 * t180) - s_q2 * t182),
-            c_q1 * t187 - s_q1 * (c_q2 * t185 - s_q2 * t128),
-            c_q1 * t190 - s_q1 * (c_q2 * t188 + s_q2 * t189),
-            c_q1 * t193 - s_q1 * (c_q2 * t192 - s_q2 * t132),
-            c_q1 * t196 - s_q1 * (c_q2 * t195 + s_q2 * t130),
-            -s_q1 * (c_q2 * t197 + s_q2 * t36) - c_q1 * t198,
-            c_q1 * t209
+                    * (c_q2 * t179 - 0.316 * (s_q2 * t177 + c_q2 * t178) - s_q2 * t180),
+            c_q1 * t185 - s_q1 * (c_q2 * t183 - s_q2 * t126),
+            c_q1 * t188 - s_q1 * (c_q2 * t186 + s_q2 * t187),
+            c_q1 * t191 - s_q1 * (c_q2 * t190 - s_q2 * t130),
+            c_q1 * t194 - s_q1 * (c_q2 * t193 + s_q2 * t128),
+            -s_q1 * (c_q2 * t195 + s_q2 * t36) - c_q1 * t196,
+            c_q1 * t207
                 - s_q1
-                    * (c_q2 * t206 - 0.316 * (s_q2 * t202 + c_q2 * t203) - s_q2 * t208),
-            c_q1 * t221
+                    * (c_q2 * t204 - 0.316 * (s_q2 * t200 + c_q2 * t201) - s_q2 * t206),
+            c_q1 * t219
                 - s_q1
-                    * (c_q2 * t218 - 0.316 * (s_q2 * t214 + c_q2 * t215) - s_q2 * t220),
-            c_q1 * t227 - s_q1 * (c_q2 * t224 - s_q2 * t226),
-            c_q1 * t233 - s_q1 * (c_q2 * t231 - s_q2 * t232),
-            c_q1 * t239 - s_q1 * (c_q2 * t237 - s_q2 * t238),
-            c_q1 * t244 - s_q1 * (c_q2 * t242 - s_q2 * t243),
-            c_q1 * t248 - s_q1 * (c_q2 * t246 + s_q2 * t247),
-            c_q1 * t264
+                    * (c_q2 * t216 - 0.316 * (s_q2 * t212 + c_q2 * t213) - s_q2 * t218),
+            c_q1 * t225 - s_q1 * (c_q2 * t222 - s_q2 * t224),
+            c_q1 * t231 - s_q1 * (c_q2 * t229 - s_q2 * t230),
+            c_q1 * t237 - s_q1 * (c_q2 * t235 - s_q2 * t236),
+            c_q1 * t242 - s_q1 * (c_q2 * t240 - s_q2 * t241),
+            c_q1 * t246 - s_q1 * (c_q2 * t244 + s_q2 * t245),
+            c_q1 * t262
                 - s_q1
-                    * (c_q2 * t261 - 0.316 * (s_q2 * t255 + c_q2 * t256) - s_q2 * t263),
-            c_q1 * t280
+                    * (c_q2 * t259 - 0.316 * (s_q2 * t253 + c_q2 * t254) - s_q2 * t261),
+            c_q1 * t278
                 - s_q1
-                    * (c_q2 * t277 - 0.316 * (s_q2 * t271 + c_q2 * t272) - s_q2 * t279),
-            c_q1 * t288 - s_q1 * (c_q2 * t286 - s_q2 * t287),
-            c_q1 * t295 - s_q1 * (c_q2 * t293 - s_q2 * t294),
-            c_q1 * t302 - s_q1 * (c_q2 * t300 - s_q2 * t301),
-            c_q1 * t309 - s_q1 * (c_q2 * t307 - s_q2 * t308),
-            c_q1 * t315 - s_q1 * (c_q2 * t313 - s_q2 * t314),
-            c_q1 * t336
+                    * (c_q2 * t275 - 0.316 * (s_q2 * t269 + c_q2 * t270) - s_q2 * t277),
+            c_q1 * t286 - s_q1 * (c_q2 * t284 - s_q2 * t285),
+            c_q1 * t293 - s_q1 * (c_q2 * t291 - s_q2 * t292),
+            c_q1 * t300 - s_q1 * (c_q2 * t298 - s_q2 * t299),
+            c_q1 * t307 - s_q1 * (c_q2 * t305 - s_q2 * t306),
+            c_q1 * t313 - s_q1 * (c_q2 * t311 - s_q2 * t312),
+            c_q1 * t334
                 - s_q1
-                    * (c_q2 * t333 - 0.316 * (s_q2 * t324 + c_q2 * t325) - s_q2 * t335),
-            c_q1 * t358
+                    * (c_q2 * t331 - 0.316 * (s_q2 * t322 + c_q2 * t323) - s_q2 * t333),
+            c_q1 * t356
                 - s_q1
-                    * (c_q2 * t355 - 0.316 * (s_q2 * t346 + c_q2 * t347) - s_q2 * t357),
-            c_q1 * t368 - s_q1 * (c_q2 * t366 - s_q2 * t367),
-            c_q1 * t377 - s_q1 * (c_q2 * t375 - s_q2 * t376),
-            c_q1 * t386 - s_q1 * (c_q2 * t384 - s_q2 * t385),
-            c_q1 * t395 - s_q1 * (c_q2 * t393 - s_q2 * t394),
-            c_q1 * t403 - s_q1 * (c_q2 * t401 - s_q2 * t402),
-            c_q1 * t426
+                    * (c_q2 * t353 - 0.316 * (s_q2 * t344 + c_q2 * t345) - s_q2 * t355),
+            c_q1 * t366 - s_q1 * (c_q2 * t364 - s_q2 * t365),
+            c_q1 * t375 - s_q1 * (c_q2 * t373 - s_q2 * t374),
+            c_q1 * t384 - s_q1 * (c_q2 * t382 - s_q2 * t383),
+            c_q1 * t393 - s_q1 * (c_q2 * t391 - s_q2 * t392),
+            c_q1 * t401 - s_q1 * (c_q2 * t399 - s_q2 * t400),
+            c_q1 * t424
                 - s_q1
-                    * (c_q2 * t423 - 0.316 * (s_q2 * t411 + c_q2 * t412) - s_q2 * t425),
-            c_q1 * t458 - s_q1 * (c_q2 * t453 - 0.316 * t440 - s_q2 * t457),
-            c_q1 * t491 - s_q1 * (c_q2 * t486 - 0.316 * t472 - s_q2 * t490),
-            c_q1 * t522 - s_q1 * (c_q2 * t517 - 0.316 * t504 - s_q2 * t521),
-            c_q1 * t546
+                    * (c_q2 * t421 - 0.316 * (s_q2 * t409 + c_q2 * t410) - s_q2 * t423),
+            c_q1 * t451
                 - s_q1
-                    * (c_q2 * t543 - 0.316 * (s_q2 * t531 + c_q2 * t532) - s_q2 * t545),
-            c_q1 * t561 - s_q1 * (c_q2 * t558 - 0.316 * t440 - s_q2 * t560),
-            c_q1 * t576 - s_q1 * (c_q2 * t573 - 0.316 * t472 - s_q2 * t575),
-            c_q1 * t590 - s_q1 * (c_q2 * t587 - 0.316 * t504 - s_q2 * t589),
+                    * (c_q2 * t448 - 0.316 * (s_q2 * t435 + c_q2 * t436) - s_q2 * t450),
+            c_q1 * t477
+                - s_q1
+                    * (c_q2 * t474 - 0.316 * (s_q2 * t461 + c_q2 * t462) - s_q2 * t476),
+            c_q1 * t503
+                - s_q1
+                    * (c_q2 * t500 - 0.316 * (s_q2 * t487 + c_q2 * t488) - s_q2 * t502),
+            c_q1 * t526
+                - s_q1
+                    * (c_q2 * t523 - 0.316 * (s_q2 * t511 + c_q2 * t512) - s_q2 * t525),
             qd[0],
             qd[0] / sqrt(qd[0] * qd[0] + 0.000001),
             0.0,
@@ -16994,53 +16918,50 @@ fn regressor_with_body(
             -9.81 * c_q1,
             9.81 * s_q1,
             -t10,
-            t11 - t119,
+            t11 - t117,
             -t2,
             -t3,
             qdd[1],
-            0.316 * (c_q2 * t161 - s_q2 * t162) - c_q2 * t15,
-            0.316 * (c_q2 * t121 + s_q2 * t163) + s_q2 * t15,
-            s_q2 * t20 + t165,
-            s_q2 * t166 + c_q2 * t125,
-            s_q2 * t123 + c_q2 * t168,
-            s_q2 * t169 - c_q2 * t121,
-            s_q2 * t111 - t165,
-            0.316 * (c_q2 * t172 - s_q2 * t173) + c_q2 * t175 - s_q2 * t174,
-            0.316 * (c_q2 * t179 - s_q2 * t180) + s_q2 * t181 + c_q2 * t182,
-            s_q2 * t185 + c_q2 * t128,
-            s_q2 * t188 - c_q2 * t189,
-            s_q2 * t192 + c_q2 * t132,
-            s_q2 * t195 - c_q2 * t130,
-            s_q2 * t197 - c_q2 * t36,
-            0.316 * (c_q2 * t202 - s_q2 * t203) + s_q2 * t206 + c_q2 * t208,
-            0.316 * (c_q2 * t214 - s_q2 * t215) + s_q2 * t218 + c_q2 * t220,
-            s_q2 * t224 + c_q2 * t226,
-            s_q2 * t231 + c_q2 * t232,
-            s_q2 * t237 + c_q2 * t238,
-            s_q2 * t242 + c_q2 * t243,
-            s_q2 * t246 - c_q2 * t247,
-            0.316 * (c_q2 * t255 - s_q2 * t256) + s_q2 * t261 + c_q2 * t263,
-            0.316 * (c_q2 * t271 - s_q2 * t272) + s_q2 * t277 + c_q2 * t279,
-            s_q2 * t286 + c_q2 * t287,
-            s_q2 * t293 + c_q2 * t294,
-            s_q2 * t300 + c_q2 * t301,
-            s_q2 * t307 + c_q2 * t308,
-            s_q2 * t313 + c_q2 * t314,
-            0.316 * (c_q2 * t324 - s_q2 * t325) + s_q2 * t333 + c_q2 * t335,
-            0.316 * (c_q2 * t346 - s_q2 * t347) + s_q2 * t355 + c_q2 * t357,
-            s_q2 * t366 + c_q2 * t367,
-            s_q2 * t375 + c_q2 * t376,
-            s_q2 * t384 + c_q2 * t385,
-            s_q2 * t393 + c_q2 * t394,
-            s_q2 * t401 + c_q2 * t402,
-            0.316 * (c_q2 * t411 - s_q2 * t412) + s_q2 * t423 + c_q2 * t425,
-            0.316 * t459 + s_q2 * t453 + c_q2 * t457,
-            0.316 * t492 + s_q2 * t486 + c_q2 * t490,
-            0.316 * t523 + s_q2 * t517 + c_q2 * t521,
-            0.316 * (c_q2 * t531 - s_q2 * t532) + s_q2 * t543 + c_q2 * t545,
-            0.316 * t459 + s_q2 * t558 + c_q2 * t560,
-            0.316 * t492 + s_q2 * t573 + c_q2 * t575,
-            0.316 * t523 + s_q2 * t587 + c_q2 * t589,
+            0.316 * (c_q2 * t159 - s_q2 * t160) - c_q2 * t15,
+            0.316 * (c_q2 * t119 + s_q2 * t161) + s_q2 * t15,
+            s_q2 * t20 + t163,
+            s_q2 * t164 + c_q2 * t123,
+            s_q2 * t121 + c_q2 * t166,
+            s_q2 * t167 - c_q2 * t119,
+            s_q2 * t109 - t163,
+            0.316 * (c_q2 * t170 - s_q2 * t171) + c_q2 * t173 - s_q2 * t172,
+            0.316 * (c_q2 * t177 - s_q2 * t178) + s_q2 * t179 + c_q2 * t180,
+            s_q2 * t183 + c_q2 * t126,
+            s_q2 * t186 - c_q2 * t187,
+            s_q2 * t190 + c_q2 * t130,
+            s_q2 * t193 - c_q2 * t128,
+            s_q2 * t195 - c_q2 * t36,
+            0.316 * (c_q2 * t200 - s_q2 * t201) + s_q2 * t204 + c_q2 * t206,
+            0.316 * (c_q2 * t212 - s_q2 * t213) + s_q2 * t216 + c_q2 * t218,
+            s_q2 * t222 + c_q2 * t224,
+            s_q2 * t229 + c_q2 * t230,
+            s_q2 * t235 + c_q2 * t236,
+            s_q2 * t240 + c_q2 * t241,
+            s_q2 * t244 - c_q2 * t245,
+            0.316 * (c_q2 * t253 - s_q2 * t254) + s_q2 * t259 + c_q2 * t261,
+            0.316 * (c_q2 * t269 - s_q2 * t270) + s_q2 * t275 + c_q2 * t277,
+            s_q2 * t284 + c_q2 * t285,
+            s_q2 * t291 + c_q2 * t292,
+            s_q2 * t298 + c_q2 * t299,
+            s_q2 * t305 + c_q2 * t306,
+            s_q2 * t311 + c_q2 * t312,
+            0.316 * (c_q2 * t322 - s_q2 * t323) + s_q2 * t331 + c_q2 * t333,
+            0.316 * (c_q2 * t344 - s_q2 * t345) + s_q2 * t353 + c_q2 * t355,
+            s_q2 * t364 + c_q2 * t365,
+            s_q2 * t373 + c_q2 * t374,
+            s_q2 * t382 + c_q2 * t383,
+            s_q2 * t391 + c_q2 * t392,
+            s_q2 * t399 + c_q2 * t400,
+            0.316 * (c_q2 * t409 - s_q2 * t410) + s_q2 * t421 + c_q2 * t423,
+            0.316 * (c_q2 * t435 - s_q2 * t436) + s_q2 * t448 + c_q2 * t450,
+            0.316 * (c_q2 * t461 - s_q2 * t462) + s_q2 * t474 + c_q2 * t476,
+            0.316 * (c_q2 * t487 - s_q2 * t488) + s_q2 * t500 + c_q2 * t502,
+            0.316 * (c_q2 * t511 - s_q2 * t512) + s_q2 * t523 + c_q2 * t525,
             0.0,
             0.0,
             qd[1],
@@ -17069,46 +16990,43 @@ fn regressor_with_body(
             -t17,
             -t16,
             -t28,
-            -t167,
-            -t124,
-            t122,
+            -t165,
+            -t122,
+            t120,
             t19,
-            t176,
-            t183,
-            t187,
-            t190,
-            t193,
-            t196,
-            -t198,
-            t209,
-            t221,
-            t227,
-            t233,
-            t239,
-            t244,
-            t248,
-            t264,
-            t280,
-            t288,
-            t295,
-            t302,
-            t309,
-            t315,
-            t336,
-            t358,
-            t368,
-            t377,
-            t386,
-            t395,
-            t403,
-            t426,
-            t458,
-            t491,
-            t522,
-            t546,
-            t561,
-            t576,
-            t590,
+            t174,
+            t181,
+            t185,
+            t188,
+            t191,
+            t194,
+            -t196,
+            t207,
+            t219,
+            t225,
+            t231,
+            t237,
+            t242,
+            t246,
+            t262,
+            t278,
+            t286,
+            t293,
+            t300,
+            t307,
+            t313,
+            t334,
+            t356,
+            t366,
+            t375,
+            t384,
+            t393,
+            t401,
+            t424,
+            t451,
+            t477,
+            t503,
+            t526,
             0.0,
             0.0,
             0.0,
@@ -17143,40 +17061,37 @@ fn regressor_with_body(
             0.0,
             t34,
             t46,
-            -t128,
-            t189,
-            -t132,
-            t130,
+            -t126,
+            t187,
+            -t130,
+            t128,
             t36,
-            t207,
-            t219,
-            -t226,
-            -t232,
-            -t238,
-            -t243,
-            t247,
-            t262,
-            t278,
-            -t287,
-            -t294,
-            -t301,
-            -t308,
-            -t314,
-            t334,
-            t356,
-            -t367,
-            -t376,
-            -t385,
-            -t394,
-            -t402,
-            t424,
-            -t454 - t455,
-            -t487 - t488,
-            -t518 - t519,
-            t544,
-            -t455 - t559,
-            -t488 - t574,
-            -t519 - t588,
+            t205,
+            t217,
+            -t224,
+            -t230,
+            -t236,
+            -t241,
+            t245,
+            t260,
+            t276,
+            -t285,
+            -t292,
+            -t299,
+            -t306,
+            -t312,
+            t332,
+            t354,
+            -t365,
+            -t374,
+            -t383,
+            -t392,
+            -t400,
+            t422,
+            t449,
+            t475,
+            t501,
+            t524,
             0.0,
             0.0,
             0.0,
@@ -17218,33 +17133,30 @@ fn regressor_with_body(
             0.0,
             t53,
             t50,
-            -t136,
-            t230,
-            t236,
-            t138,
+            -t134,
+            t228,
+            t234,
+            t136,
             t55,
-            t259,
-            t275,
-            t285,
-            t292,
-            t299,
-            t306,
-            t312,
-            t331,
-            t353,
-            t365,
-            t374,
-            t383,
-            t392,
-            t400,
-            t421,
-            t451,
-            t484,
-            t515,
-            t541,
-            t556,
-            t571,
-            t585,
+            t257,
+            t273,
+            t283,
+            t290,
+            t297,
+            t304,
+            t310,
+            t329,
+            t351,
+            t363,
+            t372,
+            t381,
+            t390,
+            t398,
+            t419,
+            t446,
+            t472,
+            t498,
+            t521,
             0.0,
             0.0,
             0.0,
@@ -17294,25 +17206,22 @@ fn regressor_with_body(
             -t61,
             -t60,
             -t72,
-            -t290,
-            -t146,
-            t144,
+            -t288,
+            -t144,
+            t142,
             t64,
-            t329,
-            t351,
-            t363,
-            t372,
-            t381,
-            t390,
-            -t398,
-            t419,
-            t449,
-            t482,
-            t513,
-            t539,
-            t554,
-            t569,
-            t583,
+            t327,
+            t349,
+            t361,
+            t370,
+            t379,
+            t388,
+            -t396,
+            t417,
+            t444,
+            t470,
+            t496,
+            t519,
             0.0,
             0.0,
             0.0,
@@ -17368,19 +17277,16 @@ fn regressor_with_body(
             0.0,
             t78,
             t90,
-            -t150,
-            t370,
-            -t154,
-            t152,
+            -t148,
+            t368,
+            -t152,
+            t150,
             t80,
-            t416,
-            t446,
-            t479,
-            t510,
-            t536,
-            t551,
-            t566,
-            -t510,
+            t414,
+            t441,
+            t467,
+            t493,
+            t516,
             0.0,
             0.0,
             0.0,
@@ -17442,13 +17348,10 @@ fn regressor_with_body(
             0.0,
             0.0,
             t96,
-            t430,
-            t461,
-            t158,
-            t547,
-            t429,
-            t460,
-            -t158,
+            t427,
+            t452,
+            t156,
+            -t104,
             0.0,
             0.0,
             0.0,
@@ -17469,7 +17372,7 @@ fn regressor_with_body(
 }
 
 /// Operation count of [`base_inverse_dynamics_with`] (and of [`base_inverse_dynamics`] after [`OPS_DERIVED`]).
-pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 479, add: 401, div: 7, sqrt: 7, sin: 6, cos: 6, exp: 0 };
+pub const OPS_BASE_INVERSE_DYNAMICS: OpCount = OpCount { mul: 464, add: 386, div: 7, sqrt: 7, sin: 6, cos: 6, exp: 0 };
 
 /// The joint forces written in the base parameters: `Y_b β` for the given `beta`
 /// (in the order of `BASE_PARAMETER_NAMES`), by Khalil's customised Newton–Euler,
@@ -17650,127 +17553,119 @@ fn base_inverse_dynamics_with_body(
     let t106 = t104 + t105;
     let t107 = t42 * t42;
     let t108 = t43 * t43;
-    let t109 = t49 + t108;
-    let t110 = t47 - t39;
-    let t111 = 0.7071067811865475 * t40 + 0.7071067811865476 * t41;
-    let t112 = t46 + t111;
-    let t113 = t39 + t47;
-    let t114 = t49 + t107;
-    let t115 = 0.7071067811865476 * t40 - 0.7071067811865475 * t41;
-    let t116 = t45 - t115;
-    let t117 = t46 - t111;
-    let t118 = t45 + t115;
-    let t119 = t107 + t108;
-    let t120 = t97 - t96;
-    let t121 = t100 - t99;
-    let t122 = 0.7071067811865475 * t120 + 0.7071067811865476 * t121 - qdd[7];
-    let t123 = 2.0 * t44 + 0.7071067811865476 * t120 - 0.7071067811865475 * t121;
-    let t124 = t104 - t105;
-    let t125 = qd[1] * beta[5] - t4 * beta[3] - t1 * beta[4];
-    let t126 = qd[1] * beta[6] - t4 * beta[4];
-    let t127 = qd[1] * beta[7] - t4 * beta[5] - t1 * beta[6];
-    let t128 = t7 * beta[10] + t8 * beta[11] + t9 * beta[12];
-    let t129 = t7 * beta[11] + t9 * beta[13];
-    let t130 = t7 * beta[12] + t8 * beta[13] + t9 * beta[14];
-    let t131 = t13 * beta[17] + t14 * beta[18] + t17 * beta[19];
-    let t132 = t13 * beta[18] + t17 * beta[20];
-    let t133 = t13 * beta[19] + t14 * beta[20] + t17 * beta[21];
-    let t134 = t21 * beta[24] + t22 * beta[25] + t24 * beta[26];
-    let t135 = t21 * beta[25] + t24 * beta[27];
-    let t136 = t21 * beta[26] + t22 * beta[27] + t24 * beta[28];
-    let t137 = t28 * beta[31] + t29 * beta[32] + t30 * beta[33];
-    let t138 = t28 * beta[32] + t30 * beta[34];
-    let t139 = t28 * beta[33] + t29 * beta[34] + t30 * beta[35];
-    let t140 = t34 * beta[38] + t35 * beta[39] + t38 * beta[40];
-    let t141 = t34 * beta[39] + t38 * beta[41];
-    let t142 = t34 * beta[40] + t35 * beta[41] + t38 * beta[42];
-    let t143 = t103 * beta[43] + t110 * beta[45] + t112 * beta[46] - t109 * beta[44];
-    let t144 = t102 * beta[43] + t113 * beta[44] + t116 * beta[46] - t114 * beta[45];
-    let t145 = t106 * beta[43] + t117 * beta[44] + t118 * beta[45] - t119 * beta[46];
-    let t146 = t123 * beta[47] + t110 * beta[49] + t112 * beta[50] - t109 * beta[48];
-    let t147 = t122 * beta[47] + t113 * beta[48] + t116 * beta[50] - t114 * beta[49];
-    let t148 = t124 * beta[47] + t117 * beta[48] + t118 * beta[49] - t119 * beta[50];
-    let t149 = 0.7071067811865476 * t146 + 0.7071067811865475 * t147;
-    let t150 = 0.7071067811865476 * t147 - 0.7071067811865475 * t146;
-    let t151 = 0.7071067811865476 * t143 + 0.7071067811865475 * t144;
-    let t152 = 0.7071067811865476 * t144 - 0.7071067811865475 * t143;
-    let t153 = t91 * beta[37] + t149 + t151 - t90 * beta[36];
-    let t154 = t92 * beta[36] + t150 + t152 - t93 * beta[37];
-    let t155 = t103 * beta[46] + t123 * beta[50] - t106 * beta[44] - t124 * beta[48];
-    let t156 = t106 * beta[45] + t124 * beta[49] + q[7] * (t145 - t148) - t102 * beta[46]
-        - t122 * beta[50];
-    let t157 = t40 * beta[38] + t41 * beta[39] + t39 * beta[40] + t35 * t142
-        + t86 * beta[37] + 0.7071067811865475 * t155 + 0.7071067811865476 * t156
-        - t38 * t141 - 0.1654 * (t150 + t152);
-    let t158 = t40 * beta[39] + t39 * beta[41] + t38 * t140 + 0.1654 * (t149 + t151)
-        + 0.7071067811865476 * t155 - t34 * t142 - t86 * beta[36]
-        - 0.7071067811865475 * t156;
-    let t159 = t94 * beta[36] + t95 * beta[37] + t145 + t148;
-    let t160 = s_q6 * t153 + c_q6 * t154;
-    let t161 = (t37 - t31) * beta[30] + c_q6 * t153 - t79 * beta[29] - s_q6 * t154;
-    let t162 = t80 * beta[29] - (t36 + t28 * t28) * beta[30] - t159;
-    let t163 = t32 * beta[31] + t33 * beta[32] + t31 * beta[33] + t29 * t139
-        + t75 * beta[30] + c_q6 * t157 - t30 * t138 - s_q6 * t158;
-    let t164 = t35 * t140 + t84 * beta[37] + t103 * beta[45] + t123 * beta[49]
+    let t109 = 0.7071067811865475 * t40 + 0.7071067811865476 * t41;
+    let t110 = 0.7071067811865476 * t40 - 0.7071067811865475 * t41;
+    let t111 = t97 - t96;
+    let t112 = t100 - t99;
+    let t113 = qd[1] * beta[5] - t4 * beta[3] - t1 * beta[4];
+    let t114 = qd[1] * beta[6] - t4 * beta[4];
+    let t115 = qd[1] * beta[7] - t4 * beta[5] - t1 * beta[6];
+    let t116 = t7 * beta[10] + t8 * beta[11] + t9 * beta[12];
+    let t117 = t7 * beta[11] + t9 * beta[13];
+    let t118 = t7 * beta[12] + t8 * beta[13] + t9 * beta[14];
+    let t119 = t13 * beta[17] + t14 * beta[18] + t17 * beta[19];
+    let t120 = t13 * beta[18] + t17 * beta[20];
+    let t121 = t13 * beta[19] + t14 * beta[20] + t17 * beta[21];
+    let t122 = t21 * beta[24] + t22 * beta[25] + t24 * beta[26];
+    let t123 = t21 * beta[25] + t24 * beta[27];
+    let t124 = t21 * beta[26] + t22 * beta[27] + t24 * beta[28];
+    let t125 = t28 * beta[31] + t29 * beta[32] + t30 * beta[33];
+    let t126 = t28 * beta[32] + t30 * beta[34];
+    let t127 = t28 * beta[33] + t29 * beta[34] + t30 * beta[35];
+    let t128 = t34 * beta[38] + t35 * beta[39] + t38 * beta[40];
+    let t129 = t34 * beta[39] + t38 * beta[41];
+    let t130 = t34 * beta[40] + t35 * beta[41] + t38 * beta[42];
+    let t131 = t103 * beta[43] + (t47 - t39) * beta[45] + (t46 + t109) * beta[46]
+        - (t49 + t108) * beta[44];
+    let t132 = t102 * beta[43] + (t39 + t47) * beta[44] + (t45 - t110) * beta[46]
+        - (t49 + t107) * beta[45];
+    let t133 = t106 * beta[43] + (t46 - t109) * beta[44] + (t45 + t110) * beta[45]
+        - (t107 + t108) * beta[46];
+    let t134 = t103 * beta[46] - t106 * beta[44];
+    let t135 = (2.0 * t44 + 0.7071067811865476 * t111 - 0.7071067811865475 * t112)
+        * beta[47];
+    let t136 = (0.7071067811865475 * t111 + 0.7071067811865476 * t112 - qdd[7])
+        * beta[47];
+    let t137 = (t104 - t105) * beta[47];
+    let t138 = 0.7071067811865476 * t135 + 0.7071067811865475 * t136;
+    let t139 = 0.7071067811865476 * t136 - 0.7071067811865475 * t135;
+    let t140 = 0.7071067811865476 * t131 + 0.7071067811865475 * t132;
+    let t141 = 0.7071067811865476 * t132 - 0.7071067811865475 * t131;
+    let t142 = t91 * beta[37] + t138 + t140 - t90 * beta[36];
+    let t143 = t92 * beta[36] + t139 + t141 - t93 * beta[37];
+    let t144 = t106 * beta[45] + q[7] * (t133 - t137) - t102 * beta[46];
+    let t145 = t40 * beta[38] + t41 * beta[39] + t39 * beta[40] + t35 * t130
+        + t86 * beta[37] + 0.7071067811865475 * t134 + 0.7071067811865476 * t144
+        - t38 * t129 - 0.1654 * (t139 + t141);
+    let t146 = t40 * beta[39] + t39 * beta[41] + t38 * t128 + 0.7071067811865476 * t134
+        + 0.1654 * (t138 + t140) - t34 * t130 - t86 * beta[36]
+        - 0.7071067811865475 * t144;
+    let t147 = t94 * beta[36] + t95 * beta[37] + t133 + t137;
+    let t148 = s_q6 * t142 + c_q6 * t143;
+    let t149 = (t37 - t31) * beta[30] + c_q6 * t142 - t79 * beta[29] - s_q6 * t143;
+    let t150 = t80 * beta[29] - (t36 + t28 * t28) * beta[30] - t147;
+    let t151 = t32 * beta[31] + t33 * beta[32] + t31 * beta[33] + t29 * t127
+        + t75 * beta[30] + c_q6 * t145 - t30 * t126 - s_q6 * t146;
+    let t152 = t40 * beta[40] + t41 * beta[41] + t39 * beta[42] + t34 * t129
+        + t85 * beta[36] + t102 * beta[44]
         + q[7]
-            * (0.7071067811865476 * t151 + 0.7071067811865475 * t150
-                - 0.7071067811865476 * t149 - 0.7071067811865475 * t152) - t40 * beta[40]
-        - t41 * beta[41] - t39 * beta[42] - t34 * t141 - t85 * beta[36] - t102 * beta[44]
-        - t122 * beta[48];
-    let t165 = t32 * beta[32] + t31 * beta[34] + t30 * t137 + t164 - t28 * t139
-        - t75 * beta[29] - 0.088 * t160;
-    let t166 = (t76 - t25) * beta[23] + c_q5 * t161 - (t48 + t22 * t22) * beta[22]
-        - s_q5 * t162;
-    let t167 = (t25 + t76) * beta[22] - (t48 + t21 * t21) * beta[23] - t81 * beta[29]
-        - (t32 + t29 * t30) * beta[30] - t160;
-    let t168 = (t21 * t24 + t27) * beta[22] + (t26 + t22 * t24) * beta[23] + s_q5 * t161
-        + c_q5 * t162;
-    let t169 = t26 * beta[24] + t25 * beta[26] + t22 * t136 + t72 * beta[23]
-        + c_q5 * t163 - t27 * beta[25] - t24 * t135 - s_q5 * t165;
-    let t170 = t29 * t137 + t77 * beta[30] + 0.088 * t159 - t78 * beta[29] - s_q6 * t157
-        - c_q6 * t158 - t32 * beta[33] - t33 * beta[34] - t31 * beta[35] - t28 * t138;
-    let t171 = t26 * beta[25] + t25 * beta[27] + t24 * t134 + t170 - t21 * t136
+            * (0.7071067811865476 * t138 + 0.7071067811865475 * t141
+                - 0.7071067811865476 * t140 - 0.7071067811865475 * t139) - t35 * t128
+        - t84 * beta[37] - t103 * beta[45];
+    let t153 = t32 * beta[32] + t31 * beta[34] + t30 * t125 - t28 * t127 - t75 * beta[29]
+        - t152 - 0.088 * t148;
+    let t154 = (t76 - t25) * beta[23] + c_q5 * t149 - (t48 + t22 * t22) * beta[22]
+        - s_q5 * t150;
+    let t155 = (t25 + t76) * beta[22] - (t48 + t21 * t21) * beta[23] - t81 * beta[29]
+        - (t32 + t29 * t30) * beta[30] - t148;
+    let t156 = (t21 * t24 + t27) * beta[22] + (t26 + t22 * t24) * beta[23] + s_q5 * t149
+        + c_q5 * t150;
+    let t157 = t26 * beta[24] + t25 * beta[26] + t22 * t124 + t72 * beta[23]
+        + c_q5 * t151 - t27 * beta[25] - t24 * t123 - s_q5 * t153;
+    let t158 = t29 * t125 + t77 * beta[30] + 0.088 * t147 - t78 * beta[29] - s_q6 * t145
+        - c_q6 * t146 - t32 * beta[33] - t33 * beta[34] - t31 * beta[35] - t28 * t126;
+    let t159 = t26 * beta[25] + t25 * beta[27] + t24 * t122 + t158 - t21 * t124
         - t72 * beta[22];
-    let t172 = c_q4 * t166 - s_q4 * t167;
-    let t173 = s_q4 * t166 + c_q4 * t167;
-    let t174 = t66 * beta[16] + t172 - t65 * beta[15];
-    let t175 = t67 * beta[15] + t168 - t68 * beta[16];
-    let t176 = t19 * beta[17] + t20 * beta[18] + t18 * beta[19] + t14 * t133
-        + t63 * beta[16] + c_q4 * t169 - 0.384 * t173 - t17 * t132 - s_q4 * t171;
-    let t177 = t25 * beta[28] + t21 * t135 + s_q5 * t163 + c_q5 * t165 + t26 * beta[26]
-        - t75 * beta[22] - t27 * beta[27] - t22 * t134 - t74 * beta[23];
-    let t178 = t19 * beta[18] + t18 * beta[20] + t17 * t131 + t177 - 0.0825 * t173
-        - t13 * t133 - t63 * beta[15];
-    let t179 = t173 - t69 * beta[15] - t70 * beta[16];
-    let t180 = (t16 - t10) * beta[9] + c_q3 * t174 - t57 * beta[8] - s_q3 * t175;
-    let t181 = t58 * beta[8] + t179 - (t15 + t7 * t7) * beta[9];
-    let t182 = t11 * beta[10] + t12 * beta[11] + t10 * beta[12] + t8 * t130
-        + t56 * beta[9] + c_q3 * t176 - t9 * t129 - s_q3 * t178;
-    let t183 = t61 * beta[16] + 0.0825 * t168 + 0.384 * t172 + s_q4 * t169 + c_q4 * t171
-        + t14 * t131 - t19 * beta[19] - t20 * beta[20] - t18 * beta[21] - t13 * t132
+    let t160 = c_q4 * t154 - s_q4 * t155;
+    let t161 = s_q4 * t154 + c_q4 * t155;
+    let t162 = t66 * beta[16] + t160 - t65 * beta[15];
+    let t163 = t67 * beta[15] + t156 - t68 * beta[16];
+    let t164 = t19 * beta[17] + t20 * beta[18] + t18 * beta[19] + t14 * t121
+        + t63 * beta[16] + c_q4 * t157 - 0.384 * t161 - t17 * t120 - s_q4 * t159;
+    let t165 = t25 * beta[28] + t21 * t123 + s_q5 * t151 + c_q5 * t153 + t26 * beta[26]
+        - t75 * beta[22] - t27 * beta[27] - t22 * t122 - t74 * beta[23];
+    let t166 = t19 * beta[18] + t18 * beta[20] + t17 * t119 + t165 - 0.0825 * t161
+        - t13 * t121 - t63 * beta[15];
+    let t167 = t161 - t69 * beta[15] - t70 * beta[16];
+    let t168 = (t16 - t10) * beta[9] + c_q3 * t162 - t57 * beta[8] - s_q3 * t163;
+    let t169 = t58 * beta[8] + t167 - (t15 + t7 * t7) * beta[9];
+    let t170 = t11 * beta[10] + t12 * beta[11] + t10 * beta[12] + t8 * t118
+        + t56 * beta[9] + c_q3 * t164 - t9 * t117 - s_q3 * t166;
+    let t171 = t61 * beta[16] + 0.0825 * t156 + 0.384 * t160 + s_q4 * t157 + c_q4 * t159
+        + t14 * t119 - t19 * beta[19] - t20 * beta[20] - t18 * beta[21] - t13 * t120
         - t62 * beta[15];
-    let t184 = t11 * beta[11] + t10 * beta[13] + t9 * t128 + t183 - t7 * t130
-        - t56 * beta[8] - 0.0825 * (s_q3 * t174 + c_q3 * t175);
-    let t185 = t8 * t128 + t54 * beta[9] - t55 * beta[8] - 0.0825 * t179 - s_q3 * t176
-        - c_q3 * t178 - t11 * beta[12] - t12 * beta[13] - t10 * beta[14] - t7 * t129;
+    let t172 = t11 * beta[11] + t10 * beta[13] + t9 * t116 + t171 - t7 * t118
+        - t56 * beta[8] - 0.0825 * (s_q3 * t162 + c_q3 * t163);
+    let t173 = t8 * t116 + t54 * beta[9] - t55 * beta[8] - 0.0825 * t167 - s_q3 * t164
+        - c_q3 * t166 - t11 * beta[12] - t12 * beta[13] - t10 * beta[14] - t7 * t117;
     [
-        qdd[0] * beta[0] + qd[0] * beta[51]
-            + qd[0] * beta[52] / sqrt(qd[0] * qd[0] + 0.000001)
+        qdd[0] * beta[0] + qd[0] * beta[48]
+            + qd[0] * beta[49] / sqrt(qd[0] * qd[0] + 0.000001)
             - s_q1
-                * (t6 * beta[4] + qdd[1] * beta[5] + c_q2 * t182 - t5 * beta[3]
-                    - t1 * t127 - qd[1] * t126 - s_q2 * t184
-                    - 0.316 * (s_q2 * t180 + c_q2 * t181))
-            - c_q1 * (qdd[1] * beta[6] + qd[1] * t125 + t4 * t127 + t185 - t5 * beta[4]),
-        t6 * beta[6] + qdd[1] * beta[7] + t1 * t125 + qd[1] * beta[53]
-            + qd[1] * beta[54] / sqrt(t0 + 0.000001) + s_q2 * t182 + c_q2 * t184
+                * (t6 * beta[4] + qdd[1] * beta[5] + c_q2 * t170 - t5 * beta[3]
+                    - t1 * t115 - qd[1] * t114 - s_q2 * t172
+                    - 0.316 * (s_q2 * t168 + c_q2 * t169))
+            - c_q1 * (qdd[1] * beta[6] + qd[1] * t113 + t4 * t115 + t173 - t5 * beta[4]),
+        t6 * beta[6] + qdd[1] * beta[7] + t1 * t113 + qd[1] * beta[50]
+            + qd[1] * beta[51] / sqrt(t0 + 0.000001) + s_q2 * t170 + c_q2 * t172
             + 9.81 * (s_q1 * beta[2] - c_q1 * beta[1])
-            + 0.316 * (c_q2 * t180 - s_q2 * t181) - t5 * beta[5] - t4 * t126,
-        qd[2] * beta[55] + qd[2] * beta[56] / sqrt(qd[2] * qd[2] + 0.000001) - t185,
-        qd[3] * beta[57] + qd[3] * beta[58] / sqrt(qd[3] * qd[3] + 0.000001) - t183,
-        qd[4] * beta[59] + qd[4] * beta[60] / sqrt(qd[4] * qd[4] + 0.000001) + t177,
-        qd[5] * beta[61] + qd[5] * beta[62] / sqrt(qd[5] * qd[5] + 0.000001) - t170,
-        qd[6] * beta[63] + qd[6] * beta[64] / sqrt(qd[6] * qd[6] + 0.000001) - t164,
-        qd[7] * beta[65] + t144 - t147,
+            + 0.316 * (c_q2 * t168 - s_q2 * t169) - t5 * beta[5] - t4 * t114,
+        qd[2] * beta[52] + qd[2] * beta[53] / sqrt(qd[2] * qd[2] + 0.000001) - t173,
+        qd[3] * beta[54] + qd[3] * beta[55] / sqrt(qd[3] * qd[3] + 0.000001) - t171,
+        qd[4] * beta[56] + qd[4] * beta[57] / sqrt(qd[4] * qd[4] + 0.000001) + t165,
+        qd[5] * beta[58] + qd[5] * beta[59] / sqrt(qd[5] * qd[5] + 0.000001) - t158,
+        qd[6] * beta[60] + qd[6] * beta[61] / sqrt(qd[6] * qd[6] + 0.000001) + t152,
+        qd[7] * beta[62] + t132 - t136,
     ]
 }
 

@@ -46,14 +46,10 @@ fn text(spec_name: &str, facts: &BaseParameterFacts) -> String {
     if facts.rank < facts.names.len() {
         let _ = writeln!(
             out,
-            "not all identifiable apart: the regressor's rank is {} (kept although dependent, with \
-             coefficients that are not small rationals: {})",
+            "not all identifiable apart at the spec's geometry: the regressor's rank is {} (kept \
+             although dependent, with coefficients that change with the runtime parameters: {})",
             facts.rank,
-            if facts.inexact.is_empty() {
-                "none".to_owned()
-            } else {
-                facts.inexact.join(", ")
-            }
+            facts.inexact.join(", ")
         );
     }
     out

@@ -360,7 +360,7 @@ fn select_columns(rows: &[Vec<f64>], width: usize) -> Selection {
         match class {
             Column::Independent => selection.kept.push(j),
             Column::Zero => selection.unfelt.push(j),
-            Column::Combination(_) | Column::Inexact => dependent.push(j),
+            Column::Combination(_) | Column::Inexact(_) => dependent.push(j),
         }
     }
     selection.dependent = dependent

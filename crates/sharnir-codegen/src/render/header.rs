@@ -228,17 +228,12 @@ fn base_parameter_block(base: &BaseParameterFacts) -> String {
     b.push_str("\n//! ```");
     if base.rank < base.names.len() {
         b.push_str(&format!(
-            "\n//!\n//! Not all identifiable apart: the regressor's rank is {} of {}. Kept although\n\
-             //! their columns depend on others with coefficients that are not small rationals:\n\
-             //! {}; the rest are entries of an inertia regrouped about an axis that is not a\n\
-             //! coordinate axis, dependent as functions of the standard parameters.",
+            "\n//!\n//! Not all identifiable apart at the spec's geometry: the regressor's rank is {} of\n\
+             //! {}. Kept although their columns depend on others, with coefficients that change\n\
+             //! with the runtime parameters: {}.",
             base.rank,
             base.names.len(),
-            if base.inexact.is_empty() {
-                "none".to_owned()
-            } else {
-                quoted(base.inexact.iter())
-            }
+            quoted(base.inexact.iter())
         ));
     }
     b

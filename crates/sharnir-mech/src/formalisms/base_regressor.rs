@@ -13,13 +13,18 @@
 //! inertia into them). Then a numeric completion
 //! ([`crate::formalisms::column_selection`]): the candidate columns sampled
 //! at random states with the spec's parameter values, and those that are
-//! zero or depend on earlier ones dropped. A dependent column whose
-//! coefficients are small rationals is folded into the parameters it
-//! depends on (`β_i += k_i β_dropped`, columns unchanged); one that is not
-//! is kept as a parameter of its own and reported in
-//! [`BaseParameters::inexact`]. The completion holds at the spec's geometry:
-//! a geometric parameter changed at run time to a value that makes a
-//! dropped column nonzero again leaves `Y_b` short of it.
+//! zero or depend on earlier ones dropped. A dependent column is folded
+//! into the parameters it depends on (`β_i += k_i β_dropped`, columns
+//! unchanged) when its coefficients are small rationals, or when they hold
+//! unchanged at perturbed values of the runtime parameters (a fixed
+//! rotation's cosines); one whose coefficients change with the geometry is
+//! kept as a parameter of its own and reported in
+//! [`BaseParameters::inexact`]. Last, a base parameter that is a
+//! combination of others as a function of the standard parameters is
+//! merged into them ([`crate::formalisms::dependent_base_parameters`]).
+//! The completion holds at the spec's geometry: a geometric parameter
+//! changed at run time to a value that makes a dropped column nonzero
+//! again leaves `Y_b` short of it.
 //!
 //! The drive parameters the spec declares ([`crate::model::drives`]:
 //! armature, damping, friction) are candidates too, after the bodies', each
@@ -38,14 +43,17 @@
 //! `_r` when others are folded into it.
 
 use crate::formalisms::base_parameters::{base_inertias, regroup, RigidInertia};
-use crate::formalisms::column_selection::{classify, Column};
+use crate::formalisms::column_selection::{classify, reproduces, Column, ZERO_TOLERANCE};
+use crate::formalisms::dependent_base_parameters;
 use crate::formalisms::notation::Signed;
 use crate::formalisms::regressor::PARAMETER_NAMES;
+use crate::formalisms::regressor_sampling::{
+    perturbed_values, sample, spec_values, PERTURBED_GEOMETRIES,
+};
 use crate::formalisms::rnea::{inverse_dynamics_of_inertias, PointAcceleration};
 use crate::model::inputs::Input;
 use crate::Mechanism;
 use sharnir_cas::{Coeff, Id, Pool, UnboundSymbol};
-use std::collections::HashMap;
 
 /// One base parameter.
 #[derive(Clone, Debug)]
@@ -62,9 +70,12 @@ pub struct BaseParameter {
     pub value: Id,
     /// Its column of `Y_b`, one entry per velocity coordinate.
     pub column: Vec<Id>,
-    /// The parameter of the mechanism it stands in for, whose column it
-    /// has: what [`crate::formalisms::customised_newton_euler`] sets to it.
-    pub carrier: Carrier,
+    /// The parameters of the mechanism it stands in for, with their
+    /// weights: its column is the weighted sum of theirs, and
+    /// [`crate::formalisms::customised_newton_euler`] adds it, weighted, to
+    /// each. The first is its own, weight one; others are those of base
+    /// parameters merged into it ([`crate::formalisms::dependent_base_parameters`]).
+    pub carriers: Vec<(Carrier, Coeff)>,
 }
 
 /// Where a base parameter sits in the mechanism: its column is the
@@ -97,25 +108,15 @@ pub struct BaseParameters {
     /// The base parameters.
     pub parameters: Vec<BaseParameter>,
     /// The base parameters whose columns depend on others with
-    /// coefficients that are not small rationals: kept, so that `τ = Y_b β`
-    /// stays exact, but not identifiable apart from the others.
+    /// coefficients that change with the runtime parameters: kept, so that
+    /// `τ = Y_b β` stays exact whatever their values, but not identifiable
+    /// apart from the others at the spec's.
     pub inexact: Vec<String>,
     /// The rank of the sampled regressor in the standard parameters,
-    /// `Y_b ∂β/∂π`: the number of identifiable combinations. Below the
-    /// number of base parameters where some are kept inexactly, or where
-    /// regrouped parameters are dependent as functions of `π` (the entries
-    /// of a body regrouped about an axis that is not a coordinate axis:
-    /// the rules regroup the entries, not the combination they form).
+    /// `Y_b ∂β/∂π`: the number of identifiable combinations, below the
+    /// number of base parameters only where some are kept inexactly.
     pub rank: usize,
 }
-
-/// Random states the candidate columns are sampled at, beyond two rows per
-/// candidate column.
-const EXTRA_STATES: usize = 3;
-
-/// The seed of the sampled states: fixed, so that generation is
-/// deterministic.
-const SEED: u64 = 0x5eed_ba5e_0f1d;
 
 /// The base parameters of `mechanism` and their columns; an error only if a
 /// column reads an input that has no value (a bug).
@@ -167,8 +168,8 @@ pub fn base_parameters(mechanism: &mut Mechanism) -> Result<BaseParameters, Unbo
     let nv = tau.len();
     let Mechanism { pool, drives, .. } = &mut *mechanism;
     columns.extend(drives.iter().map(|d| d.column(pool, nv)));
-    let sampled = sample(mechanism, &columns)?;
-    let classes = classify(&sampled);
+    let sampled = sample(mechanism, &columns, &spec_values(mechanism))?;
+    let classes = fold_constant_dependencies(mechanism, &columns, &sampled, classify(&sampled))?;
     let actual = base_inertias(mechanism);
     // Per candidate: its name before the suffix, the standard parameter it
     // is alone (`None` for an auxiliary body's) and its value.
@@ -214,7 +215,7 @@ pub fn base_parameters(mechanism: &mut Mechanism) -> Result<BaseParameters, Unbo
     let mut parameters = Vec::new();
     let mut inexact = Vec::new();
     for (j, class) in classes.iter().enumerate() {
-        if !matches!(class, Column::Independent | Column::Inexact) {
+        if !matches!(class, Column::Independent | Column::Inexact(_)) {
             continue;
         }
         let formula: Vec<(usize, Id)> = formulas[j]
@@ -232,7 +233,7 @@ pub fn base_parameters(mechanism: &mut Mechanism) -> Result<BaseParameters, Unbo
         };
         let suffix = if alone { "" } else { "_r" };
         let name = format!("{stem}{suffix}");
-        if *class == Column::Inexact {
+        if matches!(class, Column::Inexact(_)) {
             inexact.push(name.clone());
         }
         let carrier = match body_candidates.get(j) {
@@ -244,9 +245,11 @@ pub fn base_parameters(mechanism: &mut Mechanism) -> Result<BaseParameters, Unbo
             formula,
             value: values[j],
             column: columns[j].clone(),
-            carrier,
+            carriers: vec![(carrier, Coeff::ONE)],
         });
     }
+    let parameters = dependent_base_parameters::merge(mechanism, parameters, standard.len())?;
+    inexact.retain(|name| parameters.iter().any(|p| &p.name == name));
     let rank = rank_of_formulas(mechanism, &classes, &formulas, &sampled)?;
     Ok(BaseParameters {
         standard,
@@ -265,11 +268,7 @@ fn rank_of_formulas(
     formulas: &[Vec<Id>],
     sampled: &[Vec<f64>],
 ) -> Result<usize, UnboundSymbol> {
-    let values: HashMap<&str, f64> = mechanism
-        .parameters
-        .iter()
-        .map(|p| (p.name.as_str(), p.default))
-        .collect();
+    let values = spec_values(mechanism);
     let env = |symbol: &Input| match symbol {
         Input::Parameter(name) => values.get(name.as_str()).copied(),
         _ => None,
@@ -278,7 +277,7 @@ fn rank_of_formulas(
     let width = formulas.first().map_or(0, Vec::len);
     let mut combined = vec![vec![0.0; rows]; width];
     for (j, class) in classes.iter().enumerate() {
-        if !matches!(class, Column::Independent | Column::Inexact) {
+        if !matches!(class, Column::Independent | Column::Inexact(_)) {
             continue;
         }
         let coefficients = mechanism.pool.eval(&formulas[j], &env)?;
@@ -356,69 +355,50 @@ fn entry(inertia: &RigidInertia, k: usize) -> Id {
     }
 }
 
-/// The candidate columns at random states and the spec's parameter values,
-/// as columns of samples (every state's rows stacked).
-fn sample(mechanism: &Mechanism, columns: &[Vec<Id>]) -> Result<Vec<Vec<f64>>, UnboundSymbol> {
-    let nv = mechanism.dof().max(1);
-    let states = (2 * columns.len()).div_ceil(nv) + EXTRA_STATES;
-    let parameters: HashMap<&str, f64> = mechanism
-        .parameters
-        .iter()
-        .map(|p| (p.name.as_str(), p.default))
-        .collect();
-    let roots: Vec<Id> = columns.iter().flatten().copied().collect();
-    let mut random = SplitMix(SEED);
-    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); columns.len()];
-    for _ in 0..states {
-        let q = random_positions(&mut random, mechanism.nq(), &mechanism.quaternions);
-        let qd: Vec<f64> = (0..nv).map(|_| random.uniform(-2.0, 2.0)).collect();
-        let qdd: Vec<f64> = (0..nv).map(|_| random.uniform(-2.0, 2.0)).collect();
-        let env = |symbol: &Input| match symbol {
-            Input::Parameter(name) => parameters.get(name.as_str()).copied(),
-            Input::Position(i) => q.get(*i).copied(),
-            Input::Velocity(i) => qd.get(*i).copied(),
-            Input::Acceleration(i) => qdd.get(*i).copied(),
-            _ => None,
+/// `classes` with every [`Column::Inexact`] dependency that holds with the
+/// same coefficients at [`PERTURBED_GEOMETRIES`] other geometries turned
+/// into a [`Column::Combination`] with those (inexact) coefficients: a
+/// fixed rotation's cosines do not change with the runtime parameters, a
+/// ratio of lengths does, and stays a parameter of its own. A folded
+/// module has no runtime parameters, so every dependency there is
+/// constant.
+fn fold_constant_dependencies(
+    mechanism: &Mechanism,
+    columns: &[Vec<Id>],
+    sampled: &[Vec<f64>],
+    mut classes: Vec<Column>,
+) -> Result<Vec<Column>, UnboundSymbol> {
+    if !classes.iter().any(|c| matches!(c, Column::Inexact(_))) {
+        return Ok(classes);
+    }
+    let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let mut elsewhere = Vec::new();
+    for draw in 1..=PERTURBED_GEOMETRIES {
+        elsewhere.push(sample(
+            mechanism,
+            columns,
+            &perturbed_values(mechanism, draw),
+        )?);
+    }
+    for (d, class) in classes.iter_mut().enumerate() {
+        let Column::Inexact(terms) = class else {
+            continue;
         };
-        let values = mechanism.pool.eval(&roots, &env)?;
-        let mut values = values.into_iter();
-        for (column, samples) in columns.iter().zip(&mut samples) {
-            samples.extend(values.by_ref().take(column.len()));
+        let constant = reproduces(&sampled[d], sampled, terms)
+            && elsewhere.iter().all(|s| reproduces(&s[d], s, terms));
+        if constant {
+            // A coefficient that moves the column by less than rounding
+            // would is zero.
+            let size = norm(&sampled[d]);
+            let exact = terms
+                .iter()
+                .filter(|&&(k, c)| c.abs() * norm(&sampled[k]) > ZERO_TOLERANCE * size)
+                .map(|&(k, c)| (k, Coeff::inexact(c)))
+                .collect();
+            *class = Column::Combination(exact);
         }
     }
-    Ok(samples)
-}
-
-/// Random joint positions, unit quaternions where `quaternions` starts one.
-fn random_positions(random: &mut SplitMix, nq: usize, quaternions: &[usize]) -> Vec<f64> {
-    let mut q: Vec<f64> = (0..nq).map(|_| random.uniform(-3.0, 3.0)).collect();
-    for &start in quaternions {
-        if let Some(quaternion) = q.get_mut(start..start + 4) {
-            let norm = quaternion.iter().map(|x| x * x).sum::<f64>().sqrt();
-            let norm = if norm > 1e-3 { norm } else { 1.0 };
-            for x in quaternion.iter_mut() {
-                *x /= norm;
-            }
-        }
-    }
-    q
-}
-
-/// Steele, Lea and Flood's SplitMix64: a small deterministic generator,
-/// the same samples on every machine.
-struct SplitMix(u64);
-
-impl SplitMix {
-    /// Uniform in `[low, high)`.
-    fn uniform(&mut self, low: f64, high: f64) -> f64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        let unit = (z >> 11) as f64 / (1u64 << 53) as f64;
-        low + (high - low) * unit
-    }
+    Ok(classes)
 }
 
 /// `Σ c πₖ` of a formula, each coefficient printed by `coefficient`, as

@@ -12,10 +12,11 @@
 //! to the kept ones exceeds [`RANK_TOLERANCE`] of its norm. Taking the
 //! columns in order rather than by a pivot keeps the earliest of a
 //! dependent set, so that the choice does not depend on rounding. A
-//! dependent column's coefficients are folded into the kept parameters only
-//! when they are small rationals that reproduce the column
-//! ([`RATIONAL_TOLERANCE`]): anything else would make the base parameters
-//! inexact, and the column is kept instead (reported as inexact).
+//! dependent column whose coefficients are small rationals that reproduce
+//! it ([`RATIONAL_TOLERANCE`]) is a [`Column::Combination`]; one whose
+//! coefficients are not is [`Column::Inexact`], with its coefficients, for
+//! the caller to fold only where they do not change with the geometry
+//! ([`reproduces`]).
 //!
 //! Plain `f64` arithmetic, written here: a few hundred columns at most, and
 //! no dependency for the algebra crates.
@@ -58,9 +59,10 @@ pub enum Column {
     /// The combination of earlier independent columns (their indices) with
     /// these exact coefficients.
     Combination(Vec<(usize, Coeff)>),
-    /// Dependent on earlier columns, with coefficients that are not small
-    /// rationals: kept as a parameter of its own (not identifiable apart).
-    Inexact,
+    /// Dependent on earlier independent columns (their indices) with these
+    /// coefficients, which are not small rationals: a fixed rotation's
+    /// cosines, or a ratio of lengths that would change with them.
+    Inexact(Vec<(usize, f64)>),
 }
 
 /// Classifies `columns` (each the same length: the samples), in order.
@@ -121,10 +123,33 @@ pub fn classify(columns: &[Vec<f64>]) -> Vec<Column> {
                     .map(|(&k, c)| (k, c))
                     .collect(),
             ),
-            None => Column::Inexact,
+            None => Column::Inexact(kept.iter().copied().zip(coefficients).collect()),
         });
     }
     classes
+}
+
+/// Whether `column` is `Σ c·columns[k]` over `terms`, to
+/// [`RATIONAL_TOLERANCE`] of the sizes summed, every coefficient at most
+/// [`MAX_COEFFICIENT`]: the test that an [`Column::Inexact`] dependency
+/// found at one geometry holds at another.
+pub fn reproduces(column: &[f64], columns: &[Vec<f64>], terms: &[(usize, f64)]) -> bool {
+    let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let mut rest = column.to_vec();
+    let mut scale = norm(column);
+    for &(k, c) in terms {
+        let Some(other) = columns.get(k) else {
+            return false;
+        };
+        if c.abs() > MAX_COEFFICIENT {
+            return false;
+        }
+        scale += c.abs() * norm(other);
+        for (x, y) in rest.iter_mut().zip(other) {
+            *x -= c * y;
+        }
+    }
+    norm(&rest) <= RATIONAL_TOLERANCE * scale
 }
 
 /// `x` with `R x = h`, `R` upper triangular by columns as [`classify`]
@@ -170,17 +195,26 @@ mod tests {
         let half_sum: Vec<f64> = a.iter().zip(&b).map(|(x, y)| 0.5 * x - y).collect();
         let irrational: Vec<f64> = a.iter().map(|x| std::f64::consts::SQRT_2 * x).collect();
         let c = vec![1.0, 0.0, 0.0, 3.0];
-        let classes = classify(&[a, zero, b, half_sum, irrational, c]);
+        let columns = [a, zero, b, half_sum, irrational, c];
+        let classes = classify(&columns);
         assert_eq!(
-            classes,
-            vec![
+            classes[..4],
+            [
                 Column::Independent,
                 Column::Zero,
                 Column::Independent,
                 Column::Combination(vec![(0, Coeff::ratio(1, 2)), (2, Coeff::int(-1))]),
-                Column::Inexact,
-                Column::Independent,
             ]
         );
+        assert_eq!(classes[5], Column::Independent);
+        let Column::Inexact(terms) = &classes[4] else {
+            panic!("√2·a is inexact: {:?}", classes[4]);
+        };
+        let [(0, root), (2, none)] = terms[..] else {
+            panic!("√2·a depends on a and b: {terms:?}");
+        };
+        assert!((root - std::f64::consts::SQRT_2).abs() < 1e-14 && none.abs() < 1e-14);
+        assert!(reproduces(&columns[4], &columns, terms));
+        assert!(!reproduces(&columns[3], &columns, terms));
     }
 }

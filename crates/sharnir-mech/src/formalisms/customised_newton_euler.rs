@@ -3,11 +3,13 @@
 //! input (`beta[j]`) of the generated function, the way an identified
 //! model is used: `τ = base_inverse_dynamics(β, q, q̇, q̈)`.
 //!
-//! Every base parameter has a carrier ([`Carrier`]): the entry of a tree
-//! body's inertia, or the drive parameter, whose column of the joint forces
-//! it has. Newton–Euler over bodies whose carriers hold `β` and whose other
-//! ten parameters are zero, plus each drive carrier's column times its `β`,
-//! is `Σ_j Y_j β_j = Y_b β` exactly, since the joint forces are linear in
+//! Every base parameter has carriers ([`Carrier`]): the entries of tree
+//! bodies' inertias, or drive parameters, whose columns of the joint forces,
+//! weighted, make its own (one carrier, weight one, unless another base
+//! parameter was merged into it). Newton–Euler over bodies whose carriers
+//! hold the weighted `β` and whose other parameters are zero, plus each
+//! drive carrier's column times its weighted `β`, is `Σ_j Y_j β_j = Y_b β`
+//! exactly, since the joint forces are linear in
 //! the inertial and drive parameters. The zeros are what makes it cheap
 //! (Khalil and Kleinfinger's customised algorithm): the regrouped bodies
 //! have four to seven nonzero parameters of ten, and the first bodies of a
@@ -36,13 +38,17 @@ pub fn inverse_dynamics_in_base_parameters(
     let mut drives = Vec::new();
     for (j, parameter) in base.parameters.iter().enumerate() {
         let beta = mechanism.pool.input(Input::BaseParameter(j));
-        match parameter.carrier {
-            Carrier::Inertia { body, entry } => {
-                if let Some(slot) = entries.get_mut(body).and_then(|e| e.get_mut(entry)) {
-                    *slot = beta;
+        for &(carrier, weight) in &parameter.carriers {
+            let pool = &mut mechanism.pool;
+            let weighted = pool.scale(weight, beta);
+            match carrier {
+                Carrier::Inertia { body, entry } => {
+                    if let Some(slot) = entries.get_mut(body).and_then(|e| e.get_mut(entry)) {
+                        *slot = pool.add(*slot, weighted);
+                    }
                 }
+                Carrier::Drive(k) => drives.push((k, weighted)),
             }
-            Carrier::Drive(k) => drives.push((k, beta)),
         }
     }
     let inertias: Vec<_> = entries.iter().map(inertia_of).collect();

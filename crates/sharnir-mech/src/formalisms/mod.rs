@@ -25,7 +25,9 @@
 //! - [`reactions`]: the wrenches cut joints and detachable joints transmit;
 //! - [`regressor`]: the standard regressor, `τ = Y π` in the bodies'
 //!   inertial parameters; [`base_regressor`]: the base parameters and the
-//!   minimal regressor, `τ = Y_b β`; [`customised_newton_euler`]: the
+//!   minimal regressor, `τ = Y_b β`, with `dependent_base_parameters`
+//!   merging those no inertia sets apart and `regressor_sampling` sampling
+//!   its candidates; [`customised_newton_euler`]: the
 //!   inverse dynamics written in `β`;
 //! - [`derivatives`]: derivatives with respect to the state (in velocity
 //!   coordinates, Pinocchio's convention) and the inverse of the mass
@@ -39,6 +41,7 @@ pub mod column_selection;
 pub mod coriolis;
 pub mod crba;
 pub mod customised_newton_euler;
+mod dependent_base_parameters;
 pub mod derivatives;
 pub mod energy;
 pub mod joint_space;
@@ -47,6 +50,7 @@ pub mod mixed;
 pub mod notation;
 pub mod reactions;
 pub mod regressor;
+mod regressor_sampling;
 pub mod rnea;
 mod spd;
 pub mod telegin;
