@@ -221,9 +221,10 @@ pub(crate) struct IdentifyArgs {
     pub(crate) json: bool,
     /// Also write a copy of the spec (comments and layout kept) whose
     /// masses, centres of mass, inertias and drive parameters reproduce the
-    /// estimated base parameters: the spec's own values fill what the data
-    /// do not determine, and a body that cannot be made physically
-    /// consistent is flagged (a warning, and a `# WARNING:` line above it).
+    /// estimated base parameters: of those physically consistent, the
+    /// nearest to the spec's own (which fill what the data do not
+    /// determine); a body that cannot be made physically consistent is
+    /// flagged (a warning, and a `# WARNING:` line above it).
     /// Example: `sharnir identify arm.spec log.csv --write-spec arm_identified.spec`.
     #[arg(long, value_name = "OUT.spec")]
     pub(crate) write_spec: Option<PathBuf>,

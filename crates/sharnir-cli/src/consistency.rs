@@ -241,6 +241,37 @@ impl PseudoInertia {
         ]
     }
 
+    /// `‖J̃(p)‖²` in the Frobenius norm: the squared distance between two
+    /// bodies whose standard parameters differ by `p` (`J̃` is linear).
+    pub(crate) fn norm_squared(&self, p: &[f64; 10]) -> f64 {
+        self.scaled(p).iter().flatten().map(|x| x * x).sum()
+    }
+
+    /// `G^{-1/2}` of `G` the Gram matrix of `J̃` on the ten standard
+    /// parameters (`‖J̃(p)‖² = pᵀ G p`): what turns the projection onto an
+    /// affine set of parameters into one in this norm.
+    pub(crate) fn inverse_metric_root(&self) -> [[f64; 10]; 10] {
+        let unit = |i: usize| -> [f64; 10] { std::array::from_fn(|k| f64::from(u8::from(i == k))) };
+        let columns: [[[f64; 4]; 4]; 10] = std::array::from_fn(|i| self.scaled(&unit(i)));
+        let gram: [[f64; 10]; 10] = std::array::from_fn(|i| {
+            std::array::from_fn(|k| {
+                let (a, b) = (&columns[i], &columns[k]);
+                (0..4)
+                    .flat_map(|r| (0..4).map(move |c| (r, c)))
+                    .map(|(r, c)| a[r][c] * b[r][c])
+                    .sum()
+            })
+        });
+        let (values, vectors) = crate::eigen::symmetric_eigen::<10>(gram, 10);
+        std::array::from_fn(|i| {
+            std::array::from_fn(|k| {
+                (0..10)
+                    .map(|e| vectors[i][e] * vectors[k][e] / values[e].sqrt())
+                    .sum()
+            })
+        })
+    }
+
     /// The smallest eigenvalue of `J̃` of the standard parameters `p`:
     /// positive exactly for a consistent body.
     pub(crate) fn smallest_eigenvalue(&self, p: &[f64; 10]) -> f64 {

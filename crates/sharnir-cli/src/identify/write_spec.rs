@@ -229,8 +229,8 @@ fn header(identified: &Identified, data: &str, recovered: &standard::Recovered) 
         } else {
             let _ = writeln!(
                 out,
-                "# Every body is physically consistent after {} projections along the\n\
-                 # combinations the data do not determine.",
+                "# Every body is physically consistent: the nearest consistent point, after {}\n\
+                 # projections along the combinations the data do not determine.",
                 recovered.iterations
             );
         }
