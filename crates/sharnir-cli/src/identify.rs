@@ -108,11 +108,14 @@ pub(crate) fn run(args: &IdentifyArgs, root: &Path) -> miette::Result<()> {
             spec.source.name
         );
     }
+    // The coordinate rates move a quaternion along a Newton step that
+    // closes the loops.
     let options = PlanOptions {
         outputs: Some(
             Outputs::NONE
                 .with(Function::Regressor)
-                .with(Function::BaseParameters),
+                .with(Function::BaseParameters)
+                .with(Function::CoordinateRates),
         ),
         ..PlanOptions::default()
     };

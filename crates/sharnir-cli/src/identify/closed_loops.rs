@@ -16,8 +16,9 @@
 //!
 //! Every sample is first made to close the loops exactly, the independent
 //! coordinates held ([`consistent`]): the dependent positions by Newton's
-//! method on the constraints (not where a joint stores a quaternion: those
-//! are taken as measured), the dependent velocities `G q̇_ind`, the
+//! method on the constraints (each step in velocity coordinates, taken to
+//! the positions by the coordinate rates, a quaternion normalised after
+//! it), the dependent velocities `G q̇_ind`, the
 //! dependent accelerations from `J q̈ + J̇ q̇ = 0`. A simulation closes the
 //! loops only to its tolerance and a measurement to its own; the
 //! dependencies between the columns below hold exactly only on the loops.
@@ -200,34 +201,34 @@ fn consistent(
         })
     };
     let mut q = sample.q.to_vec();
-    // Without quaternions a position coordinate is its velocity
-    // coordinate's; with them the positions are taken as measured.
-    if mechanism.quaternions.is_empty() {
-        let mut previous = f64::INFINITY;
-        for step in 0..=NEWTON_STEPS {
-            let Some(residual) = at("constraints", &q, &[]) else {
-                return Ok(None);
-            };
-            let worst = residual.iter().fold(0.0_f64, |m, r| m.max(r.abs()));
-            if worst <= CLOSED || (worst <= ROUNDING && worst > 0.5 * previous) {
-                break;
-            }
-            previous = worst;
-            if step == NEWTON_STEPS {
-                return Err(format!(
-                    "the loops do not close within {NEWTON_STEPS} Newton steps from the measured \
-                     positions (the independent coordinates held)"
-                ));
-            }
-            let Some(jacobian) = at("constraint_jacobian", &q, &[]) else {
-                return Ok(None);
-            };
-            let minus: Vec<f64> = residual.iter().map(|r| -r).collect();
-            let step = least_squares_on(&jacobian, nv, &dependent, &minus)
-                .ok_or("the loops lock the dependent coordinates there")?;
-            for (&i, dx) in dependent.iter().zip(step) {
-                q[i] += dx;
-            }
+    let mut previous = f64::INFINITY;
+    for step in 0..=NEWTON_STEPS {
+        let Some(residual) = at("constraints", &q, &[]) else {
+            return Ok(None);
+        };
+        let worst = residual.iter().fold(0.0_f64, |m, r| m.max(r.abs()));
+        if worst <= CLOSED || (worst <= ROUNDING && worst > 0.5 * previous) {
+            break;
+        }
+        previous = worst;
+        if step == NEWTON_STEPS {
+            return Err(format!(
+                "the loops do not close within {NEWTON_STEPS} Newton steps from the measured \
+                 positions (the independent coordinates held)"
+            ));
+        }
+        let Some(jacobian) = at("constraint_jacobian", &q, &[]) else {
+            return Ok(None);
+        };
+        let minus: Vec<f64> = residual.iter().map(|r| -r).collect();
+        let step = least_squares_on(&jacobian, nv, &dependent, &minus)
+            .ok_or("the loops lock the dependent coordinates there")?;
+        let mut velocity = vec![0.0; nv];
+        for (&i, dx) in dependent.iter().zip(step) {
+            velocity[i] = dx;
+        }
+        if !move_along(&mut q, &velocity, mechanism, &at) {
+            return Ok(None);
         }
     }
     let Some(jacobian) = at("constraint_jacobian", &q, &[]) else {
@@ -267,6 +268,43 @@ fn consistent(
         a[i] = x;
     }
     Ok(Some((q, v, a, g)))
+}
+
+/// A function of the module by name, at positions and velocities.
+type Evaluate<'a> = dyn Fn(&str, &[f64], &[f64]) -> Option<Vec<f64>> + 'a;
+
+/// `q` moved by the velocity-coordinate step `velocity`: added where a
+/// position is its velocity's coordinate, through the coordinate rates
+/// `q̇ = Q(q) v` where a joint stores a quaternion (normalised after it),
+/// a retraction exact to first order, which is what Newton's method needs;
+/// `false` if the rates cannot be evaluated (a bug).
+fn move_along(
+    q: &mut [f64],
+    velocity: &[f64],
+    mechanism: &Mechanism,
+    at: &Evaluate<'_>,
+) -> bool {
+    if mechanism.quaternions.is_empty() {
+        for (x, dx) in q.iter_mut().zip(velocity) {
+            *x += dx;
+        }
+        return true;
+    }
+    let Some(rates) = at("coordinate_rates", q, velocity) else {
+        return false;
+    };
+    for (x, dx) in q.iter_mut().zip(rates) {
+        *x += dx;
+    }
+    for &start in &mechanism.quaternions {
+        if let Some(quaternion) = q.get_mut(start..start + 4) {
+            let norm = quaternion.iter().map(|x| x * x).sum::<f64>().sqrt();
+            if norm > 0.0 {
+                quaternion.iter_mut().for_each(|x| *x /= norm);
+            }
+        }
+    }
+    true
 }
 
 /// `x` minimising `‖J_d x − rhs‖`, `J_d` the columns `dependent` of the
@@ -414,6 +452,80 @@ mod tests {
         // Coordinates 1 and 3 cannot follow when they do not enter.
         let locked = [1.0, 0.0, 0.5, 0.0, 0.0, 0.0, 3.0, 0.0];
         assert!(allowed_motions(&locked, 4, &[0, 2]).is_none());
+    }
+
+    /// The Stewart platform's dependent coordinates, a ball joint's
+    /// quaternion among them, moved off the loops: Newton's method closes
+    /// them again to the assembled configuration it started from, the leg
+    /// lengths held and the quaternion of unit norm.
+    #[test]
+    fn a_loop_through_a_quaternion_is_closed() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../specs/stewart.spec");
+        let text = std::fs::read_to_string(path).expect("the checkout has specs/stewart.spec");
+        let source = sharnir_spec::Source {
+            name: path.to_owned(),
+            text,
+        };
+        let spec = sharnir_spec::parse(source).expect("stewart.spec is valid");
+        let mut mechanism = Mechanism::from_spec(&spec, sharnir_mech::ParameterMode::Runtime)
+            .expect("stewart.spec is a mechanism");
+        let options = sharnir_codegen::PlanOptions {
+            outputs: Some(
+                sharnir_codegen::plan::outputs::Outputs::NONE
+                    .with(sharnir_codegen::plan::outputs::Function::CoordinateRates),
+            ),
+            ..sharnir_codegen::PlanOptions::default()
+        };
+        let plan = sharnir_codegen::plan(&mut mechanism, &options).expect("plans");
+        let parameters: HashMap<String, f64> = mechanism
+            .parameters
+            .iter()
+            .map(|p| (p.name.clone(), p.default))
+            .collect();
+        let assembled = spec.initial_positions.clone();
+        let (nq, nv) = (assembled.len(), mechanism.dof());
+        assert!(!mechanism.quaternions.is_empty());
+        let mut moved = assembled.clone();
+        for (i, x) in moved.iter_mut().enumerate() {
+            let position = &mechanism.positions[i];
+            if !["s1", "s2", "s3", "s4", "s5", "s6"].contains(&position.as_str()) {
+                *x += 0.01 * ((i as f64) * 1.7).sin();
+            }
+        }
+        let (v, a) = (vec![0.0; nv], vec![0.0; nv]);
+        let sample = Sample {
+            q: &moved,
+            v: &v,
+            a: &a,
+        };
+        let (q, _, _, _) = consistent(&plan, &mechanism, &parameters, &sample)
+            .expect("closes")
+            .expect("evaluates");
+        let at = |name: &str| {
+            plan.evaluate(name, &|input: &Input| match input {
+                Input::Parameter(name) => parameters.get(name).copied(),
+                Input::Position(i) => q.get(*i).copied(),
+                _ => None,
+            })
+            .expect("evaluates")
+        };
+        let worst = at("constraints")
+            .iter()
+            .fold(0.0_f64, |m, r| m.max(r.abs()));
+        assert!(worst < 1e-12, "constraints {worst:e}");
+        for i in 0..nq {
+            assert!(
+                (q[i] - assembled[i]).abs() < 1e-9,
+                "{}: {} against {}",
+                mechanism.positions[i],
+                q[i],
+                assembled[i]
+            );
+        }
+        for &start in &mechanism.quaternions {
+            let norm: f64 = q[start..start + 4].iter().map(|x| x * x).sum();
+            assert!((norm - 1.0).abs() < 1e-14);
+        }
     }
 
     #[test]
