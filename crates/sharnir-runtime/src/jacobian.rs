@@ -34,7 +34,15 @@
 //! `∂(Q(q) v)/∂q` by central differences of `coordinate_rates`, exact up to
 //! rounding (the rates are at most quadratic in `q`), and `∂τ/∂δ` along
 //! `q ⊕ δ` ([`crate::manifold::integrate`]).
+//!
+//! A closed mechanism ([`ConstrainedSystem`]) has the same `J` with the
+//! constrained accelerations: `∂q̈/∂q` and `∂q̈/∂q̇` from the module's
+//! `constrained_forward_dynamics_derivatives`, and `P = ∂q̈/∂τ` the
+//! constrained response to a joint force,
+//! `M⁻¹ − M⁻¹Jᵀ (J M⁻¹ Jᵀ)⁻¹ J M⁻¹` (`J` the constraint Jacobian here), in
+//! place of `M⁻¹`.
 
+use crate::loops::{constrained_response, ConstrainedSystem, LoopClosure};
 use crate::model::{Control, Model, ModelSystem};
 use crate::Real;
 
@@ -54,11 +62,9 @@ where
         jacobian: &mut [M::Real],
     ) -> bool {
         let (model, control) = (&self.model, &mut self.control);
-        let n = NQ + NV;
-        if jacobian.len() != n * n {
+        if jacobian.len() != (NQ + NV) * (NQ + NV) {
             return false;
         }
-        let zero = <M::Real as Real>::ZERO;
         let forces = |control: &mut C, q: &[M::Real; NQ], v: &[M::Real; NV]| {
             let mut tau = model.model_forces(t, q, v);
             for (total, c) in tau.iter_mut().zip(control.forces(t, q, v)) {
@@ -76,68 +82,142 @@ where
         if applies_forces {
             let (force_by_position, force_by_velocity) =
                 force_differences(model, control, q, v, &tau, forces);
-            for i in 0..NV {
-                for j in 0..NV {
-                    let (mut p, mut w) = (zero, zero);
-                    for k in 0..NV {
-                        p += derivatives.by_force[i][k] * force_by_position[k][j];
-                        w += derivatives.by_force[i][k] * force_by_velocity[k][j];
-                    }
-                    by_position[i][j] += p;
-                    by_velocity[i][j] += w;
-                }
-            }
+            add_product(&mut by_position, &derivatives.by_force, &force_by_position);
+            add_product(&mut by_velocity, &derivatives.by_force, &force_by_velocity);
         }
-        for entry in jacobian.iter_mut() {
-            *entry = zero;
+        state_jacobian(model, q, v, &by_position, &by_velocity, jacobian)
+    }
+}
+
+/// Writes `J` (row-major, `(NQ + NV)²` entries) from the accelerations'
+/// derivatives `∂q̈/∂q` (velocity coordinates) and `∂q̈/∂q̇`, every force
+/// included, as the module documentation says; `false` where `QᵀQ` is
+/// singular (a zero quaternion).
+fn state_jacobian<M, const NQ: usize, const NV: usize>(
+    model: &M,
+    q: &[M::Real; NQ],
+    v: &[M::Real; NV],
+    by_position: &[[M::Real; NV]; NV],
+    by_velocity: &[[M::Real; NV]; NV],
+    jacobian: &mut [M::Real],
+) -> bool
+where
+    M: Model<NQ, NV>,
+{
+    let n = NQ + NV;
+    let zero = <M::Real as Real>::ZERO;
+    for entry in jacobian.iter_mut() {
+        *entry = zero;
+    }
+    for i in 0..NV {
+        for j in 0..NV {
+            jacobian[(NQ + i) * n + NQ + j] = by_velocity[i][j];
         }
+    }
+    if NQ == NV && M::QUATERNIONS.is_empty() {
+        // Every coordinate its own rate: Q = D = I, ∂(Q v)/∂q = 0.
         for i in 0..NV {
+            jacobian[i * n + NQ + i] = <M::Real as Real>::ONE;
             for j in 0..NV {
-                jacobian[(NQ + i) * n + NQ + j] = by_velocity[i][j];
+                jacobian[(NQ + i) * n + j] = by_position[i][j];
             }
         }
-        if NQ == NV && M::QUATERNIONS.is_empty() {
-            // Every coordinate its own rate: Q = D = I, ∂(Q v)/∂q = 0.
-            for i in 0..NV {
-                jacobian[i * n + NQ + i] = <M::Real as Real>::ONE;
-                for j in 0..NV {
-                    jacobian[(NQ + i) * n + j] = by_position[i][j];
-                }
-            }
-            return true;
+        return true;
+    }
+    let Some((rates, inverse)) = tangent_maps(model, q) else {
+        return false;
+    };
+    let half = <M::Real as Real>::from_f64(0.5);
+    let mut moved = *q;
+    for j in 0..NQ {
+        // ∂(Q(q) v)/∂q_j by central differences, exact for quadratics.
+        let h = step(q[j]);
+        moved[j] = q[j] + h;
+        let ahead = model.coordinate_rates(&moved, v);
+        moved[j] = q[j] - h;
+        let behind = model.coordinate_rates(&moved, v);
+        moved[j] = q[j];
+        for i in 0..NQ {
+            jacobian[i * n + j] = (ahead[i] - behind[i]) * half / h;
         }
-        let Some((rates, inverse)) = tangent_maps(model, q) else {
+    }
+    for i in 0..NQ {
+        for j in 0..NV {
+            jacobian[i * n + NQ + j] = rates[i][j];
+        }
+    }
+    for i in 0..NV {
+        for j in 0..NQ {
+            let mut entry = zero;
+            for k in 0..NV {
+                entry += by_position[i][k] * inverse[k][j];
+            }
+            jacobian[(NQ + i) * n + j] = entry;
+        }
+    }
+    true
+}
+
+/// The closed-loop counterpart: the accelerations' derivatives are the
+/// module's `constrained_forward_dynamics_derivatives` (the joint forces
+/// held), and a change `∂τ` of the forces changes them by `P ∂τ`
+/// ([`constrained_response`]), the loops held.
+impl<M, C, const NQ: usize, const NV: usize, const NC: usize> ConstrainedSystem<M, NQ, NV, NC, C>
+where
+    M: LoopClosure<NQ, NV, NC>,
+    C: Control<M::Real, NQ, NV>,
+{
+    /// Writes `J` (row-major, `(NQ + NV)²` entries) at `(t, q, q̇)` into
+    /// `jacobian` and returns `true`; `false`, writing nothing, where the
+    /// model has no derivatives there or `jacobian` has the wrong length.
+    pub(crate) fn emitted_jacobian(
+        &mut self,
+        t: M::Real,
+        q: &[M::Real; NQ],
+        v: &[M::Real; NV],
+        jacobian: &mut [M::Real],
+    ) -> bool {
+        let (model, control) = (&self.model, &mut self.control);
+        if jacobian.len() != (NQ + NV) * (NQ + NV) {
+            return false;
+        }
+        let forces = |control: &mut C, q: &[M::Real; NQ], v: &[M::Real; NV]| {
+            let mut tau = model.model_forces(t, q, v);
+            for (total, c) in tau.iter_mut().zip(control.forces(t, q, v)) {
+                *total += c;
+            }
+            tau
+        };
+        let tau = forces(control, q, v);
+        let Some(derivatives) = model.constrained_forward_dynamics_derivatives(q, v, &tau) else {
             return false;
         };
-        let half = <M::Real as Real>::from_f64(0.5);
-        let mut moved = *q;
-        for j in 0..NQ {
-            // ∂(Q(q) v)/∂q_j by central differences, exact for quadratics.
-            let h = step(q[j]);
-            moved[j] = q[j] + h;
-            let ahead = model.coordinate_rates(&moved, v);
-            moved[j] = q[j] - h;
-            let behind = model.coordinate_rates(&moved, v);
-            moved[j] = q[j];
-            for i in 0..NQ {
-                jacobian[i * n + j] = (ahead[i] - behind[i]) * half / h;
-            }
+        let mut by_position = derivatives.by_position;
+        let mut by_velocity = derivatives.by_velocity;
+        let applies_forces = M::HAS_APPLIED_FORCES || M::HAS_JOINT_FORCES || !control.is_passive();
+        if applies_forces {
+            let Some(response) = constrained_response(model, q) else {
+                return false;
+            };
+            let (force_by_position, force_by_velocity) =
+                force_differences(model, control, q, v, &tau, forces);
+            add_product(&mut by_position, &response, &force_by_position);
+            add_product(&mut by_velocity, &response, &force_by_velocity);
         }
-        for i in 0..NQ {
-            for j in 0..NV {
-                jacobian[i * n + NQ + j] = rates[i][j];
-            }
+        state_jacobian(model, q, v, &by_position, &by_velocity, jacobian)
+    }
+}
+
+/// `a += b c` for square matrices.
+fn add_product<R: Real, const NV: usize>(
+    a: &mut [[R; NV]; NV],
+    b: &[[R; NV]; NV],
+    c: &[[R; NV]; NV],
+) {
+    for (row, b_row) in a.iter_mut().zip(b) {
+        for (j, entry) in row.iter_mut().enumerate() {
+            *entry += (0..NV).fold(R::ZERO, |s, k| s + b_row[k] * c[k][j]);
         }
-        for i in 0..NV {
-            for j in 0..NQ {
-                let mut entry = zero;
-                for k in 0..NV {
-                    entry += by_position[i][k] * inverse[k][j];
-                }
-                jacobian[(NQ + i) * n + j] = entry;
-            }
-        }
-        true
     }
 }
 

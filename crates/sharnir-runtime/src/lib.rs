@@ -59,7 +59,7 @@ pub use events::{Direction, Event, EventError, EventLocator, EventRecord};
 pub use fixed_step::{Rk4, SemiImplicitEuler, StateVector};
 pub use loops::{
     assemble, project_velocities, project_velocities_holding, Accelerations, AssemblyError,
-    ConstrainedSystem, DriftControl, LoopClosure,
+    ConstrainedMotionDerivatives, ConstrainedSystem, DriftControl, LoopClosure,
 };
 pub use manifold::integrate;
 pub use model::{

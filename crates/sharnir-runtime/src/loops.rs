@@ -43,6 +43,69 @@ pub trait LoopClosure<const NQ: usize, const NV: usize, const NC: usize>: Model<
 
     /// `J̇ q̇`, so that the constraints' accelerations are `J q̈ + J̇ q̇`.
     fn constraint_bias(&self, q: &[Self::Real; NQ], qd: &[Self::Real; NV]) -> [Self::Real; NC];
+
+    /// `∂q̈/∂q` and `∂q̈/∂q̇` of the constrained accelerations at
+    /// `(q, q̇, τ)`, `τ` held (`∂/∂q` in velocity coordinates), from the
+    /// module's `constrained_forward_dynamics_derivatives`; `None` for a
+    /// module without it (`model!(…, linear, loops)`) or where the
+    /// constrained dynamics has no solution. What the Newton iterations of
+    /// an implicit integrator need ([`ConstrainedSystem`]'s
+    /// [`OdeSystem::jacobian`]).
+    fn constrained_forward_dynamics_derivatives(
+        &self,
+        q: &[Self::Real; NQ],
+        qd: &[Self::Real; NV],
+        tau: &[Self::Real; NV],
+    ) -> Option<ConstrainedMotionDerivatives<Self::Real, NV>> {
+        let _ = (q, qd, tau);
+        None
+    }
+}
+
+/// The derivatives of a closed mechanism's constrained accelerations in its
+/// state, the joint forces held
+/// ([`LoopClosure::constrained_forward_dynamics_derivatives`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstrainedMotionDerivatives<R, const NV: usize> {
+    /// `∂q̈/∂q`, in velocity coordinates.
+    pub by_position: [[R; NV]; NV],
+    /// `∂q̈/∂q̇`.
+    pub by_velocity: [[R; NV]; NV],
+}
+
+/// `P` with `P f` the change of the constrained accelerations that a change
+/// `f` of the joint forces makes, the loops held:
+/// `P = M⁻¹ − M⁻¹Jᵀ (J M⁻¹ Jᵀ)⁻¹ J M⁻¹`, solved as
+/// [`ConstrainedSystem`]'s accelerations are (the same regularisation of
+/// redundant rows); `None` where `M` is not positive definite.
+pub(crate) fn constrained_response<M, const NQ: usize, const NV: usize, const NC: usize>(
+    model: &M,
+    q: &[M::Real; NQ],
+) -> Option<[[M::Real; NV]; NV]>
+where
+    M: LoopClosure<NQ, NV, NC>,
+{
+    let zero = M::Real::ZERO;
+    let jacobian = model.constraint_jacobian(q);
+    let factor = cholesky(&model.mass_matrix(q))?;
+    let minv_jt: [[M::Real; NV]; NC] = core::array::from_fn(|i| solve(&factor, &jacobian[i]));
+    let coupling: [[M::Real; NC]; NC] = core::array::from_fn(|i| {
+        core::array::from_fn(|j| (0..NV).fold(zero, |s, k| s + jacobian[i][k] * minv_jt[j][k]))
+    });
+    let mut response = [[zero; NV]; NV];
+    let mut unit = [zero; NV];
+    for c in 0..NV {
+        unit[c] = M::Real::ONE;
+        let free = solve(&factor, &unit);
+        unit[c] = zero;
+        let rhs: [M::Real; NC] =
+            core::array::from_fn(|i| -(0..NV).fold(zero, |s, k| s + jacobian[i][k] * free[k]));
+        let lambda = regularised_spd_solve(&coupling, &rhs)?;
+        for (k, row) in response.iter_mut().enumerate() {
+            row[c] = free[k] + (0..NC).fold(zero, |s, i| s + minv_jt[i][k] * lambda[i]);
+        }
+    }
+    Some(response)
 }
 
 /// Why a configuration could not be assembled.
@@ -501,6 +564,24 @@ where
         let rates = self.model.coordinate_rates(&q, &v);
         join_state(&rates, &qdd, dy);
         Ok(())
+    }
+
+    /// From the module's `constrained_forward_dynamics_derivatives` where
+    /// it has them, no coordinate is prescribed and the drift is removed by
+    /// projection (Baumgarte's feedback is not in them); the model's and
+    /// the control's forces differentiated numerically (see the `jacobian`
+    /// module). `Ok(false)` otherwise: the integrator then differentiates
+    /// [`OdeSystem::rhs`] numerically.
+    fn jacobian(
+        &mut self,
+        t: M::Real,
+        y: &[M::Real],
+        jacobian: &mut [M::Real],
+    ) -> Result<bool, RhsError> {
+        let (q, v) = split_state::<M::Real, NQ, NV>(y).ok_or(WRONG_LENGTH)?;
+        Ok(M::PRESCRIBED.is_empty()
+            && self.drift_control == DriftControl::Projection
+            && self.emitted_jacobian(t, &q, &v, jacobian))
     }
 
     /// Puts the prescribed coordinates on their laws at `t`, then (with

@@ -67,12 +67,12 @@ macro_rules! model {
     ($vis:vis $name:ident = $($module:ident)::+, loops) => {
         $crate::model!(@define $vis $name = $($module)::+);
         $crate::model!(@impl full $name = $($module)::+);
-        $crate::model!(@loops $name = $($module)::+);
+        $crate::model!(@loops full $name = $($module)::+);
     };
     ($vis:vis $name:ident = $($module:ident)::+, linear, loops) => {
         $crate::model!(@define $vis $name = $($module)::+);
         $crate::model!(@impl linear $name = $($module)::+);
-        $crate::model!(@loops $name = $($module)::+);
+        $crate::model!(@loops linear $name = $($module)::+);
     };
     (@tree $($module:ident)::+) => {
         const _: () = assert!(
@@ -83,7 +83,7 @@ macro_rules! model {
             )
         );
     };
-    (@loops $name:ident = $($module:ident)::+) => {
+    (@loops $outputs:ident $name:ident = $($module:ident)::+) => {
         impl $crate::LoopClosure<{ $($module)::+::NQ }, { $($module)::+::NV }, { $($module)::+::NC }>
             for $name
         {
@@ -111,8 +111,27 @@ macro_rules! model {
             ) -> [Self::Real; $($module)::+::NC] {
                 $($module)::+::constraint_bias_with(&self.derived, q, qd)
             }
+
+            $crate::model!(@loop_derivatives $outputs $($module)::+);
         }
     };
+    (@loop_derivatives full $($module:ident)::+) => {
+        fn constrained_forward_dynamics_derivatives(
+            &self,
+            q: &[Self::Real; $($module)::+::NQ],
+            qd: &[Self::Real; $($module)::+::NV],
+            tau: &[Self::Real; $($module)::+::NV],
+        ) -> Option<$crate::ConstrainedMotionDerivatives<Self::Real, { $($module)::+::NV }>> {
+            let derivatives =
+                $($module)::+::constrained_forward_dynamics_derivatives_with(&self.derived, q, qd, tau)
+                    .ok()?;
+            Some($crate::ConstrainedMotionDerivatives {
+                by_position: derivatives.accelerations_by_position,
+                by_velocity: derivatives.accelerations_by_velocity,
+            })
+        }
+    };
+    (@loop_derivatives linear $($module:ident)::+) => {};
     (@define $vis:vis $name:ident = $($module:ident)::+) => {
         #[doc = concat!("The generated module `", stringify!($($module)::+), "` with its parameter values, as a [`", stringify!($crate), "::Model`].")]
         #[derive(Clone, Copy, Debug)]
