@@ -182,5 +182,4 @@ identities_hold!(solo12_fixed, solo12_fixed, "solo12_fixed");
 identities_hold!(panda_gripper, panda_gripper, "panda_gripper");
 identities_hold!(joint_zoo, joint_zoo, "joint_zoo");
 identities_hold!(floating_chain, floating_chain, "floating_chain");
-identities_hold!(joint_zoo_folded, joint_zoo_folded, "joint_zoo");
 identities_hold!(solar_array, solar_array, "solar_array");

@@ -310,7 +310,7 @@ fn solo12_fixed_mass_matrix_is_pinocchios_leg_block() {
     assert!(
         sharnir_tests::oracle::load_spec("solo12_fixed").source.text == fixed.text,
         "specs/solo12_fixed.spec is stale: run `cargo xtask urdf2spec tests/fixtures/solo12.urdf \
-         --name solo12_fixed > specs/solo12_fixed.spec`"
+         --name solo12_fixed --folded-twin > specs/solo12_fixed.spec`"
     );
     let reference = reference("solo12");
     let (pinocchio_q, pinocchio_v) = reference.coordinate_names();

@@ -12,8 +12,6 @@ pub mod chain10_folded;
 #[rustfmt::skip]
 pub mod closed_chain;
 #[rustfmt::skip]
-pub mod closed_chain_folded;
-#[rustfmt::skip]
 pub mod crank_slider;
 #[rustfmt::skip]
 pub mod crank_slider_folded;
@@ -32,19 +30,13 @@ pub mod double_pendulum_folded;
 #[rustfmt::skip]
 pub mod driven_crank_slider;
 #[rustfmt::skip]
-pub mod driven_crank_slider_folded;
-#[rustfmt::skip]
 pub mod five_bar;
 #[rustfmt::skip]
 pub mod five_bar_folded;
 #[rustfmt::skip]
 pub mod floating_chain;
 #[rustfmt::skip]
-pub mod floating_chain_folded;
-#[rustfmt::skip]
 pub mod floating_four_bar;
-#[rustfmt::skip]
-pub mod floating_four_bar_folded;
 #[rustfmt::skip]
 pub mod four_bar;
 #[rustfmt::skip]
@@ -52,11 +44,7 @@ pub mod four_bar_folded;
 #[rustfmt::skip]
 pub mod gear_backlash;
 #[rustfmt::skip]
-pub mod gear_backlash_folded;
-#[rustfmt::skip]
 pub mod joint_zoo;
-#[rustfmt::skip]
-pub mod joint_zoo_folded;
 #[rustfmt::skip]
 pub mod panda;
 #[rustfmt::skip]
@@ -64,27 +52,15 @@ pub mod panda_folded;
 #[rustfmt::skip]
 pub mod panda_gripper;
 #[rustfmt::skip]
-pub mod panda_gripper_folded;
-#[rustfmt::skip]
 pub mod parallelogram;
-#[rustfmt::skip]
-pub mod parallelogram_folded;
 #[rustfmt::skip]
 pub mod payload_release;
 #[rustfmt::skip]
-pub mod payload_release_folded;
-#[rustfmt::skip]
 pub mod payload_release_without_grip;
-#[rustfmt::skip]
-pub mod payload_release_without_grip_folded;
 #[rustfmt::skip]
 pub mod pendulum_stop;
 #[rustfmt::skip]
-pub mod pendulum_stop_folded;
-#[rustfmt::skip]
 pub mod pin_clearance;
-#[rustfmt::skip]
-pub mod pin_clearance_folded;
 #[rustfmt::skip]
 pub mod puma560;
 #[rustfmt::skip]
@@ -102,23 +78,13 @@ pub mod rssr_folded;
 #[rustfmt::skip]
 pub mod shaken_pendulum;
 #[rustfmt::skip]
-pub mod shaken_pendulum_folded;
-#[rustfmt::skip]
 pub mod ship_pendulum;
-#[rustfmt::skip]
-pub mod ship_pendulum_folded;
 #[rustfmt::skip]
 pub mod slider_stops;
 #[rustfmt::skip]
-pub mod slider_stops_folded;
-#[rustfmt::skip]
 pub mod sling_release;
 #[rustfmt::skip]
-pub mod sling_release_folded;
-#[rustfmt::skip]
 pub mod sling_release_without_hinge;
-#[rustfmt::skip]
-pub mod sling_release_without_hinge_folded;
 #[rustfmt::skip]
 pub mod solar_array;
 #[rustfmt::skip]
@@ -134,15 +100,9 @@ pub mod solo12_fixed;
 #[rustfmt::skip]
 pub mod solo12_fixed_folded;
 #[rustfmt::skip]
-pub mod solo12_folded;
-#[rustfmt::skip]
 pub mod spun_pendulum;
 #[rustfmt::skip]
-pub mod spun_pendulum_folded;
-#[rustfmt::skip]
 pub mod stewart;
-#[rustfmt::skip]
-pub mod stewart_folded;
 #[rustfmt::skip]
 pub mod telegin3_cartesian;
 #[rustfmt::skip]
@@ -168,19 +128,11 @@ pub mod triple_pendulum_folded;
 #[rustfmt::skip]
 pub mod two_stage_release;
 #[rustfmt::skip]
-pub mod two_stage_release_folded;
-#[rustfmt::skip]
 pub mod two_stage_release_without_elbow;
 #[rustfmt::skip]
 pub mod two_stage_release_without_elbow_and_shoulder;
 #[rustfmt::skip]
-pub mod two_stage_release_without_elbow_and_shoulder_folded;
-#[rustfmt::skip]
-pub mod two_stage_release_without_elbow_folded;
-#[rustfmt::skip]
 pub mod two_stage_release_without_shoulder;
-#[rustfmt::skip]
-pub mod two_stage_release_without_shoulder_folded;
 #[rustfmt::skip]
 pub mod ur5;
 #[rustfmt::skip]

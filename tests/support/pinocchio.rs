@@ -143,7 +143,8 @@ pub fn fixtures_dir() -> PathBuf {
 
 /// A fixture URDF converted exactly as its bundled spec was
 /// (`cargo xtask urdf2spec tests/fixtures/<urdf> --name <name>`, with
-/// `--floating` if `floating`).
+/// `--floating` if `floating` and `--folded-twin` where the bundled spec
+/// `specs/<name>.spec` has one).
 pub fn convert_fixture(urdf: &str, name: &str, floating: bool) -> Conversion {
     let path = fixtures_dir().join(urdf);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -151,9 +152,14 @@ pub fn convert_fixture(urdf: &str, name: &str, floating: bool) -> Conversion {
         name: format!("tests/fixtures/{urdf}"),
         text,
     };
+    // A bundled spec's choice of a folded twin, which the converter writes
+    // when asked.
+    let bundled = crate::oracle::specs_dir().join(format!("{name}.spec"));
+    let folded_twin = bundled.exists() && load_spec(name).folded_twin;
     let options = Options {
         name: Some(name.to_owned()),
         floating,
+        folded_twin,
         ..Options::default()
     };
     sharnir_urdf::convert(&source, &options).unwrap_or_else(|e| panic!("{e:?}"))
@@ -190,7 +196,12 @@ impl Robot {
         let floating = reference.floating_base;
         let conversion = convert_fixture(urdf, stem, floating);
         let bundled = load_spec(stem);
-        let flag = if floating { " --floating" } else { "" };
+        let flag = match (floating, bundled.folded_twin) {
+            (true, true) => " --floating --folded-twin",
+            (true, false) => " --floating",
+            (false, true) => " --folded-twin",
+            (false, false) => "",
+        };
         assert!(
             bundled.source.text == conversion.text,
             "specs/{stem}.spec is stale: run `cargo xtask urdf2spec tests/fixtures/{urdf} \

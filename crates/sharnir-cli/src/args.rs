@@ -71,8 +71,9 @@ pub(crate) struct GenArgs {
     /// Spec files (`.spec`) or URDF files (`.urdf`) to compile.
     #[arg(required_unless_present = "all", conflicts_with = "all")]
     pub(crate) specs: Vec<PathBuf>,
-    /// Regenerate every spec under specs/ into generated/ (runtime and folded
-    /// variants) of the sharnir checkout the command runs in.
+    /// Regenerate every spec under specs/ into generated/ of the sharnir
+    /// checkout the command runs in (the runtime modules, and the folded
+    /// twins of the specs with `folded_twin = true`).
     #[arg(long)]
     pub(crate) all: bool,
     /// Output directory (default: the current directory for `sharnir`,
@@ -84,7 +85,8 @@ pub(crate) struct GenArgs {
     /// generated/src.
     #[arg(long)]
     pub(crate) lib_rs: bool,
-    /// Fold parameter values into constants instead of reading them from `Params`.
+    /// Fold parameter values into constants instead of reading them from
+    /// `Params` (a spec with `folded_twin = true` gets both without it).
     #[arg(long, conflicts_with = "all")]
     pub(crate) fold: bool,
     /// Formalism of the dynamics outputs (default: for each output, the formalism
@@ -152,6 +154,10 @@ impl From<MethodArg> for Method {
 pub(crate) struct Urdf2specArgs {
     /// The URDF file to convert.
     pub(crate) urdf: PathBuf,
+    /// Write `folded_twin = true`: `gen` then also writes the module with
+    /// the parameter values compiled in.
+    #[arg(long)]
+    pub(crate) folded_twin: bool,
     #[command(flatten)]
     pub(crate) options: UrdfArgs,
 }
@@ -413,6 +419,7 @@ impl UrdfArgs {
             fix_inertia: self.fix_inertia,
             stops: self.stops,
             keep_angles: self.keep_angles,
+            folded_twin: false,
         }
     }
 

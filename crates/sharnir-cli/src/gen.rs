@@ -46,42 +46,35 @@ pub(crate) fn run(args: GenArgs, context: &Context) -> miette::Result<()> {
         (_, false) => context.default_out.clone(),
     };
     let out = args.out.clone().unwrap_or_else(|| default_out.clone());
-    let jobs: Vec<(PathBuf, ParameterMode)> = if args.all {
-        let specs = spec_files(&root.join("specs"))?;
-        specs
-            .into_iter()
-            .flat_map(|s| {
-                [
-                    (s.clone(), ParameterMode::Runtime),
-                    (s, ParameterMode::Folded),
-                ]
-            })
-            .collect()
+    let inputs: Vec<PathBuf> = if args.all {
+        spec_files(&root.join("specs"))?
     } else {
-        let mode = if args.fold {
+        args.specs.clone()
+    };
+    let options = args.urdf.options();
+    let method = args.method.map(Method::from);
+    let mut modules = Vec::with_capacity(inputs.len());
+    // The input each module came from, to name both when two clash.
+    let mut sources: Vec<PathBuf> = Vec::with_capacity(inputs.len());
+    // What `gen` says of every mechanism with loops, once per plan.
+    let mut summaries = String::new();
+    // Every input's modules: the runtime one (or with --fold the folded
+    // one alone), and the folded twin where the spec asks for it.
+    let mut specs = Vec::with_capacity(inputs.len());
+    for path in &inputs {
+        let variants =
+            sharnir_mech::geometry::release::with_variants(load(&root, path, &options)?)?;
+        let twin = !args.fold && variants.first().is_some_and(|s| s.folded_twin);
+        let first = if args.fold {
             ParameterMode::Folded
         } else {
             ParameterMode::Runtime
         };
-        args.specs.iter().map(|s| (s.clone(), mode)).collect()
-    };
-    let options = args.urdf.options();
-    let method = args.method.map(Method::from);
-    let mut modules = Vec::with_capacity(jobs.len());
-    // The input each module came from, to name both when two clash.
-    let mut sources: Vec<PathBuf> = Vec::with_capacity(jobs.len());
-    // What `gen` says of every mechanism with loops, once per plan.
-    let mut summaries = String::new();
-    let specs = jobs
-        .iter()
-        .map(|(path, mode)| {
-            Ok((
-                path,
-                mode,
-                sharnir_mech::geometry::release::with_variants(load(&root, path, &options)?)?,
-            ))
-        })
-        .collect::<miette::Result<Vec<_>>>()?;
+        specs.push((path, first, variants.clone()));
+        if twin {
+            specs.push((path, ParameterMode::Folded, variants));
+        }
+    }
     for (path, mode, spec) in specs
         .iter()
         .flat_map(|(path, mode, specs)| specs.iter().map(move |spec| (*path, *mode, spec)))
@@ -93,7 +86,7 @@ pub(crate) fn run(args: GenArgs, context: &Context) -> miette::Result<()> {
             outputs: args.outputs,
             body_poses: false,
         };
-        let plan = plan_one(spec, *mode, &options)?;
+        let plan = plan_one(spec, mode, &options)?;
         if let Some(skipped) = plan.skipped_automatically() {
             eprintln!(
                 "note: {}: more than {AUTOMATIC_LIMIT} velocity coordinates, so {} {} not \

@@ -130,6 +130,23 @@ fn fold_writes_a_folded_module() {
 }
 
 #[test]
+fn a_spec_with_folded_twin_gets_both_modules() {
+    let spec = VALID.replacen("[mechanism]\n", "[mechanism]\nfolded_twin = true\n", 1);
+    let (output, dir) = run(&spec, &[]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut files = written(dir.path());
+    files.sort();
+    assert_eq!(files, ["arm.rs", "arm_folded.rs"]);
+    let (output, dir) = run(&spec, &["--fold"]);
+    assert!(output.status.success());
+    assert_eq!(written(dir.path()), ["arm_folded.rs"]);
+}
+
+#[test]
 fn syntax_error() {
     rejects(&VALID.replace("mass = \"m\"", "mass = \"m"), "11:", "");
 }

@@ -59,10 +59,15 @@ fn gen_writes_the_module_into_the_current_directory() {
         String::from_utf8_lossy(&output.stdout).contains("inverse_dynamics"),
         "no op-count table"
     );
+    // The spec asks for its folded twin (`folded_twin = true`).
     assert_eq!(
         files(dir.path()),
-        ["triple_pendulum.rs", "triple_pendulum.spec"],
-        "the module and nothing else (no lib.rs)"
+        [
+            "triple_pendulum.rs",
+            "triple_pendulum.spec",
+            "triple_pendulum_folded.rs"
+        ],
+        "the modules and nothing else (no lib.rs)"
     );
     let module = std::fs::read_to_string(dir.path().join("triple_pendulum.rs")).expect("module");
     assert!(

@@ -28,6 +28,9 @@ pub(crate) struct Context<'a> {
     /// Whether rpy angles are written as the URDF gives them
     /// ([`crate::Options::keep_angles`]).
     pub keep_angles: bool,
+    /// Whether the spec asks for a folded twin
+    /// ([`crate::Options::folded_twin`]).
+    pub folded_twin: bool,
 }
 
 /// The whole spec file.
@@ -46,6 +49,9 @@ pub(crate) fn spec_text(context: &Context) -> String {
         ))
     );
     let _ = writeln!(out, "gravity = [0, 0, \"-g\"]");
+    if context.folded_twin {
+        let _ = writeln!(out, "folded_twin = true");
+    }
     let _ = writeln!(out, "\n[parameters]\ng = 9.81  # m/s²");
     for body in &context.model.bodies {
         body_table(&mut out, context, body);

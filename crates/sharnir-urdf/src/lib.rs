@@ -89,6 +89,10 @@ pub struct Options {
     /// docs/urdf.md). With this option the spec is the URDF as written, the
     /// model Pinocchio builds, at the price of those products.
     pub keep_angles: bool,
+    /// Write `folded_twin = true` under `[mechanism]`, so that `gen` also
+    /// emits the module with the parameter values compiled in: a choice of
+    /// the repository's build, not of the robot.
+    pub folded_twin: bool,
 }
 
 /// The contact law given to URDF position limits with [`Options::stops`]:
@@ -182,6 +186,9 @@ fn convert_located(source: &Source, options: &Options) -> Result<Conversion, Pro
     if options.keep_angles {
         flags.push_str(" --keep-angles");
     }
+    if options.folded_twin {
+        flags.push_str(" --folded-twin");
+    }
     let text = emit::spec_text(&emit::Context {
         robot: &robot,
         tree: &tree,
@@ -192,6 +199,7 @@ fn convert_located(source: &Source, options: &Options) -> Result<Conversion, Pro
         flags: &flags,
         stops: options.stops,
         keep_angles: options.keep_angles,
+        folded_twin: options.folded_twin,
     });
     let spec = sharnir_spec::parse(Source {
         name: source.name.clone(),

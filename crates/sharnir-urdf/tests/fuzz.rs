@@ -29,6 +29,7 @@ fn converts_or_fails_located(text: &str, flags: u8) -> Result<(), String> {
         fix_inertia: flags & 2 != 0,
         stops: flags & 4 != 0,
         keep_angles: flags & 8 != 0,
+        folded_twin: flags & 16 != 0,
     };
     let source = Source {
         name: "robot.urdf".into(),
@@ -78,7 +79,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: cases(500), ..ProptestConfig::default() })]
 
     #[test]
-    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..1024), flags in 0..16_u8) {
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..1024), flags in 0..32_u8) {
         let text = String::from_utf8_lossy(&bytes);
         let outcome = converts_or_fails_located(&text, flags);
         prop_assert!(outcome.is_ok(), "{:?}", outcome);
@@ -87,7 +88,7 @@ proptest! {
     #[test]
     fn edited_robots_never_panic(
         edits in prop::collection::vec((any::<prop::sample::Index>(), 0..ALPHABET.len(), 0..FRAGMENTS.len(), 0..4_usize), 1..8),
-        flags in 0..16_u8,
+        flags in 0..32_u8,
     ) {
         let mut text: Vec<char> = ROBOT.chars().collect();
         for (at, symbol, fragment, action) in edits {

@@ -278,12 +278,7 @@ type Evaluate<'a> = dyn Fn(&str, &[f64], &[f64]) -> Option<Vec<f64>> + 'a;
 /// `q̇ = Q(q) v` where a joint stores a quaternion (normalised after it),
 /// a retraction exact to first order, which is what Newton's method needs;
 /// `false` if the rates cannot be evaluated (a bug).
-fn move_along(
-    q: &mut [f64],
-    velocity: &[f64],
-    mechanism: &Mechanism,
-    at: &Evaluate<'_>,
-) -> bool {
+fn move_along(q: &mut [f64], velocity: &[f64], mechanism: &Mechanism, at: &Evaluate<'_>) -> bool {
     if mechanism.quaternions.is_empty() {
         for (x, dx) in q.iter_mut().zip(velocity) {
             *x += dx;

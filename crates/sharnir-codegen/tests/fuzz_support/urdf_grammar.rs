@@ -105,6 +105,7 @@ pub fn urdf(c: &mut Choices<'_>) -> (String, sharnir_urdf::Options) {
         fix_inertia: c.chance(20),
         stops: c.chance(20),
         keep_angles: false,
+        folded_twin: c.chance(20),
     };
     (text, options)
 }

@@ -248,7 +248,29 @@ pub fn base_parameters(mechanism: &mut Mechanism) -> Result<BaseParameters, Unbo
             carriers: vec![(carrier, Coeff::ONE)],
         });
     }
-    let parameters = dependent_base_parameters::merge(mechanism, parameters, standard.len())?;
+    let kept_formulas: Vec<Vec<(usize, Id)>> =
+        parameters.iter().map(|p| p.formula.clone()).collect();
+    let mut kept_columns: Vec<Vec<Id>> = parameters.iter().map(|p| p.column.clone()).collect();
+    let mut carriers: Vec<Vec<(Carrier, Coeff)>> =
+        parameters.iter().map(|p| p.carriers.clone()).collect();
+    let merged = dependent_base_parameters::merge(
+        mechanism,
+        &kept_formulas,
+        standard.len(),
+        &mut kept_columns,
+        &mut carriers,
+    )?;
+    let parameters: Vec<BaseParameter> = parameters
+        .into_iter()
+        .zip(kept_columns.into_iter().zip(carriers))
+        .zip(merged)
+        .filter(|(_, merged)| !merged)
+        .map(|((parameter, (column, carriers)), _)| BaseParameter {
+            column,
+            carriers,
+            ..parameter
+        })
+        .collect();
     inexact.retain(|name| parameters.iter().any(|p| &p.name == name));
     let rank = rank_of_formulas(mechanism, &classes, &formulas, &sampled)?;
     Ok(BaseParameters {

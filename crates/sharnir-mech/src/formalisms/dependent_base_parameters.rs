@@ -18,24 +18,28 @@
 //! perturbed ones side by side: a dependency found there has coefficients
 //! that do not change with the geometry.
 
-use crate::formalisms::base_regressor::BaseParameter;
 use crate::formalisms::column_selection::{classify, reproduces, Column};
 use crate::formalisms::regressor_sampling::{perturbed_values, spec_values, PERTURBED_GEOMETRIES};
 use crate::model::inputs::Input;
 use crate::Mechanism;
-use sharnir_cas::{Coeff, UnboundSymbol};
+use sharnir_cas::{Coeff, Id, UnboundSymbol};
 use std::collections::HashMap;
 
-/// `parameters` (formulas over `standard` standard parameters) with every
-/// one that is a combination of earlier ones merged into them.
-pub(crate) fn merge(
+/// Merges every base parameter that is a combination of earlier ones into
+/// them: `formulas[j]` is parameter `j`'s formula over `standard` standard
+/// parameters, `columns[j]` its column of `Y_b` and `carriers[j]` its
+/// weighted carriers, which a merged parameter's are added to. Returns,
+/// per parameter, whether it was merged (and is to be dropped).
+pub(crate) fn merge<T: Copy>(
     mechanism: &mut Mechanism,
-    mut parameters: Vec<BaseParameter>,
+    formulas: &[Vec<(usize, Id)>],
     standard: usize,
-) -> Result<Vec<BaseParameter>, UnboundSymbol> {
-    let coefficients = formula_coefficients(mechanism, &parameters, standard)?;
+    columns: &mut [Vec<Id>],
+    carriers: &mut [Vec<(T, Coeff)>],
+) -> Result<Vec<bool>, UnboundSymbol> {
+    let coefficients = formula_coefficients(mechanism, formulas, standard)?;
     let classes = classify(&coefficients);
-    let mut merged = vec![false; parameters.len()];
+    let mut merged = vec![false; formulas.len()];
     for (d, class) in classes.iter().enumerate() {
         let terms: Vec<(usize, Coeff)> = match class {
             Column::Independent => continue,
@@ -53,50 +57,37 @@ pub(crate) fn merge(
             }
         };
         merged[d] = true;
-        let dropped = parameters[d].clone();
+        let (column, shared) = (columns[d].clone(), carriers[d].clone());
         let pool = &mut mechanism.pool;
         for (j, c) in terms {
-            let into = &mut parameters[j];
-            for (entry, &extra) in into.column.iter_mut().zip(&dropped.column) {
+            for (entry, &extra) in columns[j].iter_mut().zip(&column) {
                 let weighted = pool.scale(c, extra);
                 *entry = pool.add(*entry, weighted);
             }
-            into.carriers.extend(
-                dropped
-                    .carriers
-                    .iter()
-                    .map(|&(carrier, w)| (carrier, w * c)),
-            );
+            carriers[j].extend(shared.iter().map(|&(carrier, w)| (carrier, w * c)));
         }
     }
-    Ok(parameters
-        .into_iter()
-        .zip(merged)
-        .filter(|(_, merged)| !merged)
-        .map(|(p, _)| p)
-        .collect())
+    Ok(merged)
 }
 
-/// Each parameter's formula as one vector: its coefficient of every
-/// standard parameter at the spec's runtime parameters, then at each
-/// perturbed geometry.
+/// Each formula as one vector: its coefficient of every standard parameter
+/// at the spec's runtime parameters, then at each perturbed geometry.
 fn formula_coefficients(
     mechanism: &Mechanism,
-    parameters: &[BaseParameter],
+    formulas: &[Vec<(usize, Id)>],
     standard: usize,
 ) -> Result<Vec<Vec<f64>>, UnboundSymbol> {
     let mut geometries = vec![spec_values(mechanism)];
     geometries.extend((1..=PERTURBED_GEOMETRIES).map(|draw| perturbed_values(mechanism, draw)));
-    let mut vectors = vec![Vec::with_capacity(standard * geometries.len()); parameters.len()];
+    let mut vectors = vec![Vec::with_capacity(standard * geometries.len()); formulas.len()];
     for values in &geometries {
         let env = |symbol: &Input| match symbol {
             Input::Parameter(name) => values.get(name.as_str()).copied(),
             _ => None,
         };
-        for (vector, parameter) in vectors.iter_mut().zip(parameters) {
-            let ids: Vec<_> = parameter.formula.iter().map(|&(_, c)| c).collect();
-            let at: HashMap<usize, f64> = parameter
-                .formula
+        for (vector, formula) in vectors.iter_mut().zip(formulas) {
+            let ids: Vec<Id> = formula.iter().map(|&(_, c)| c).collect();
+            let at: HashMap<usize, f64> = formula
                 .iter()
                 .map(|&(k, _)| k)
                 .zip(mechanism.pool.eval(&ids, &env)?)

@@ -34,6 +34,7 @@ pub(crate) struct Document {
     pub gravity: [Expr; 3],
     pub single_precision: bool,
     pub fused_multiply_add: bool,
+    pub folded_twin: bool,
     pub outputs: Option<Vec<String>>,
     pub parameters: Vec<Parameter>,
     pub bodies: Vec<Body>,
@@ -72,6 +73,7 @@ impl Document {
             gravity: self.gravity,
             single_precision: self.single_precision,
             fused_multiply_add: self.fused_multiply_add,
+            folded_twin: self.folded_twin,
             outputs: self.outputs,
             parameters: self.parameters,
             bodies: self.bodies,
@@ -117,6 +119,7 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
             "gravity",
             "single_precision",
             "fused_multiply_add",
+            "folded_twin",
             "outputs",
             "independent",
         ],
@@ -136,6 +139,11 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
     let fused_multiply_add = mechanism
         .optional("fused_multiply_add")
         .map(|node| boolean(node, "`fused_multiply_add`"))
+        .transpose()?
+        .unwrap_or(false);
+    let folded_twin = mechanism
+        .optional("folded_twin")
+        .map(|node| boolean(node, "`folded_twin`"))
         .transpose()?
         .unwrap_or(false);
     let outputs = mechanism
@@ -195,6 +203,7 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
         gravity,
         single_precision,
         fused_multiply_add,
+        folded_twin,
         outputs,
         parameters,
         bodies,

@@ -36,6 +36,11 @@ pub struct Spec {
     /// (`<name>_fma`, sums of products through `libm`'s `fma`) for
     /// floating-point units with a fused multiply–add instruction.
     pub fused_multiply_add: bool,
+    /// Whether `gen` also emits the folded twin (`<name>_folded`, the
+    /// spec's parameter values compiled in) beside the runtime module:
+    /// what `--fold` alone writes, kept for the specs whose folded code is
+    /// tested or benchmarked.
+    pub folded_twin: bool,
     /// The standard functions the generated module has (`outputs`, the
     /// names of [`OUTPUT_NAMES`](crate::OUTPUT_NAMES), `all` or `linear`,
     /// checked), as `sharnir gen --outputs` would ask; `None` leaves the
