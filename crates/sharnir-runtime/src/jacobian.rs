@@ -61,32 +61,67 @@ where
         v: &[M::Real; NV],
         jacobian: &mut [M::Real],
     ) -> bool {
-        let (model, control) = (&self.model, &mut self.control);
-        if jacobian.len() != (NQ + NV) * (NQ + NV) {
-            return false;
-        }
-        let forces = |control: &mut C, q: &[M::Real; NQ], v: &[M::Real; NV]| {
-            let mut tau = model.model_forces(t, q, v);
-            for (total, c) in tau.iter_mut().zip(control.forces(t, q, v)) {
-                *total += c;
-            }
-            tau
-        };
-        let tau = forces(control, q, v);
-        let Some(derivatives) = model.forward_dynamics_derivatives(q, v, &tau) else {
-            return false;
-        };
-        let mut by_position = derivatives.by_position;
-        let mut by_velocity = derivatives.by_velocity;
-        let applies_forces = M::HAS_APPLIED_FORCES || M::HAS_JOINT_FORCES || !control.is_passive();
-        if applies_forces {
-            let (force_by_position, force_by_velocity) =
-                force_differences(model, control, q, v, &tau, forces);
-            add_product(&mut by_position, &derivatives.by_force, &force_by_position);
-            add_product(&mut by_velocity, &derivatives.by_force, &force_by_velocity);
-        }
-        state_jacobian(model, q, v, &by_position, &by_velocity, jacobian)
+        let model = &self.model;
+        with_forces(model, &mut self.control, t, q, v, jacobian, |tau, _| {
+            let d = model.forward_dynamics_derivatives(q, v, tau)?;
+            Some((d.by_position, d.by_velocity, Some(d.by_force)))
+        })
     }
+}
+
+/// `J` at `(t, q, q̇)` into `jacobian` from `accelerations(τ, wanted)`: the
+/// accelerations' derivatives `∂q̈/∂q`, `∂q̈/∂q̇` with the forces `τ` held,
+/// and `∂q̈/∂τ` where `wanted` (some force depends on the state). The model's and the control's forces are
+/// differentiated by [`force_differences`] and added through `∂q̈/∂τ`.
+/// `false`, writing nothing, where a derivative is missing or `jacobian`
+/// has the wrong length.
+#[allow(clippy::type_complexity)]
+fn with_forces<M, C, const NQ: usize, const NV: usize>(
+    model: &M,
+    control: &mut C,
+    t: M::Real,
+    q: &[M::Real; NQ],
+    v: &[M::Real; NV],
+    jacobian: &mut [M::Real],
+    accelerations: impl FnOnce(
+        &[M::Real; NV],
+        bool,
+    ) -> Option<(
+        [[M::Real; NV]; NV],
+        [[M::Real; NV]; NV],
+        Option<[[M::Real; NV]; NV]>,
+    )>,
+) -> bool
+where
+    M: Model<NQ, NV>,
+    C: Control<M::Real, NQ, NV>,
+{
+    if jacobian.len() != (NQ + NV) * (NQ + NV) {
+        return false;
+    }
+    let forces = |control: &mut C, q: &[M::Real; NQ], v: &[M::Real; NV]| {
+        let mut tau = model.model_forces(t, q, v);
+        for (total, c) in tau.iter_mut().zip(control.forces(t, q, v)) {
+            *total += c;
+        }
+        tau
+    };
+    let tau = forces(control, q, v);
+    let applies_forces = M::HAS_APPLIED_FORCES || M::HAS_JOINT_FORCES || !control.is_passive();
+    let Some((mut by_position, mut by_velocity, by_force)) = accelerations(&tau, applies_forces)
+    else {
+        return false;
+    };
+    if applies_forces {
+        let Some(by_force) = by_force else {
+            return false;
+        };
+        let (force_by_position, force_by_velocity) =
+            force_differences(model, control, q, v, &tau, forces);
+        add_product(&mut by_position, &by_force, &force_by_position);
+        add_product(&mut by_velocity, &by_force, &force_by_velocity);
+    }
+    state_jacobian(model, q, v, &by_position, &by_velocity, jacobian)
 }
 
 /// Writes `J` (row-major, `(NQ + NV)²` entries) from the accelerations'
@@ -177,34 +212,24 @@ where
         v: &[M::Real; NV],
         jacobian: &mut [M::Real],
     ) -> bool {
-        let (model, control) = (&self.model, &mut self.control);
-        if jacobian.len() != (NQ + NV) * (NQ + NV) {
-            return false;
-        }
-        let forces = |control: &mut C, q: &[M::Real; NQ], v: &[M::Real; NV]| {
-            let mut tau = model.model_forces(t, q, v);
-            for (total, c) in tau.iter_mut().zip(control.forces(t, q, v)) {
-                *total += c;
-            }
-            tau
-        };
-        let tau = forces(control, q, v);
-        let Some(derivatives) = model.constrained_forward_dynamics_derivatives(q, v, &tau) else {
-            return false;
-        };
-        let mut by_position = derivatives.by_position;
-        let mut by_velocity = derivatives.by_velocity;
-        let applies_forces = M::HAS_APPLIED_FORCES || M::HAS_JOINT_FORCES || !control.is_passive();
-        if applies_forces {
-            let Some(response) = constrained_response(model, q) else {
-                return false;
-            };
-            let (force_by_position, force_by_velocity) =
-                force_differences(model, control, q, v, &tau, forces);
-            add_product(&mut by_position, &response, &force_by_position);
-            add_product(&mut by_velocity, &response, &force_by_velocity);
-        }
-        state_jacobian(model, q, v, &by_position, &by_velocity, jacobian)
+        let model = &self.model;
+        with_forces(
+            model,
+            &mut self.control,
+            t,
+            q,
+            v,
+            jacobian,
+            |tau, by_force| {
+                let d = model.constrained_forward_dynamics_derivatives(q, v, tau)?;
+                let response = if by_force {
+                    Some(constrained_response(model, q)?)
+                } else {
+                    None
+                };
+                Some((d.by_position, d.by_velocity, response))
+            },
+        )
     }
 }
 
