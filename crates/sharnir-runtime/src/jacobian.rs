@@ -35,6 +35,11 @@
 //! rounding (the rates are at most quadratic in `q`), and `∂τ/∂δ` along
 //! `q ⊕ δ` ([`crate::manifold::integrate`]).
 //!
+//! With prescribed coordinates the right-hand side puts them on their
+//! laws first, so their rows and columns are zero, and the free
+//! coordinates' block comes from the tree's derivatives
+//! ([`mixed_derivatives`]).
+//!
 //! A closed mechanism ([`ConstrainedSystem`]) has the same `J` with the
 //! constrained accelerations: `∂q̈/∂q` and `∂q̈/∂q̇` from the module's
 //! `constrained_forward_dynamics_derivatives`, and `P = ∂q̈/∂τ` the
@@ -62,11 +67,101 @@ where
         jacobian: &mut [M::Real],
     ) -> bool {
         let model = &self.model;
-        with_forces(model, &mut self.control, t, q, v, jacobian, |tau, _| {
-            let d = model.forward_dynamics_derivatives(q, v, tau)?;
-            Some((d.by_position, d.by_velocity, Some(d.by_force)))
-        })
+        let done = with_forces(model, &mut self.control, t, q, v, jacobian, |tau, _| {
+            if M::PRESCRIBED.is_empty() {
+                let d = model.forward_dynamics_derivatives(q, v, tau)?;
+                Some((d.by_position, d.by_velocity, Some(d.by_force)))
+            } else {
+                mixed_derivatives(model, t, q, v, tau)
+            }
+        });
+        if done && !M::PRESCRIBED.is_empty() {
+            // The right-hand side puts the prescribed coordinates on their
+            // laws first: it reads nothing of theirs, and their rates and
+            // accelerations are the laws'.
+            let n = NQ + NV;
+            let prescribed = M::PRESCRIBED_POSITIONS
+                .iter()
+                .copied()
+                .chain(M::PRESCRIBED.iter().map(|&k| NQ + k));
+            for k in prescribed.filter(|&k| k < n) {
+                for j in 0..n {
+                    jacobian[k * n + j] = <M::Real as Real>::ZERO;
+                    jacobian[j * n + k] = <M::Real as Real>::ZERO;
+                }
+            }
+        }
+        done
     }
+}
+
+/// The free coordinates' accelerations' derivatives when the prescribed
+/// ones follow their laws (`M_ff q̈_f = τ_f − h_f − M_fp a_p`), from the
+/// tree's: with `τ* = τ + drives` the forces that give the whole `q̈`,
+/// `∂q̈/∂x` at `τ*` is `−M⁻¹ ∂ID/∂x`, so the free ones' are
+/// `M_ff⁻¹ (M ∂q̈/∂x)_f`; `∂q̈_f/∂τ_f = M_ff⁻¹`. Rows and columns of the
+/// prescribed coordinates are zero.
+#[allow(clippy::type_complexity)]
+fn mixed_derivatives<M, const NQ: usize, const NV: usize>(
+    model: &M,
+    t: M::Real,
+    q: &[M::Real; NQ],
+    v: &[M::Real; NV],
+    tau: &[M::Real; NV],
+) -> Option<(
+    [[M::Real; NV]; NV],
+    [[M::Real; NV]; NV],
+    Option<[[M::Real; NV]; NV]>,
+)>
+where
+    M: Model<NQ, NV>,
+{
+    let zero = <M::Real as Real>::ZERO;
+    let prescribed = |k: usize| M::PRESCRIBED.contains(&k);
+    let (_, drives) = model.mixed_dynamics(t, q, v, tau);
+    let total: [M::Real; NV] = core::array::from_fn(|k| tau[k] + drives[k]);
+    let tree = model.forward_dynamics_derivatives(q, v, &total)?;
+    let mass = model.mass_matrix(q);
+    let mut free_mass = mass;
+    for (i, row) in free_mass.iter_mut().enumerate() {
+        for (k, entry) in row.iter_mut().enumerate() {
+            if prescribed(i) || prescribed(k) {
+                *entry = if i == k { <M::Real as Real>::ONE } else { zero };
+            }
+        }
+    }
+    let factor = crate::linalg::cholesky(&free_mass)?;
+    // `M_ff⁻¹ b_f` in the free rows, zero in the others.
+    let solve_free = |b: [M::Real; NV]| -> [M::Real; NV] {
+        let masked: [M::Real; NV] =
+            core::array::from_fn(|i| if prescribed(i) { zero } else { b[i] });
+        crate::linalg::solve(&factor, &masked)
+    };
+    let free_of = |derivative: &[[M::Real; NV]; NV]| -> [[M::Real; NV]; NV] {
+        let mut out = [[zero; NV]; NV];
+        for j in (0..NV).filter(|&j| !prescribed(j)) {
+            let column: [M::Real; NV] = core::array::from_fn(|i| {
+                (0..NV).fold(zero, |s, k| s + mass[i][k] * derivative[k][j])
+            });
+            for (row, x) in out.iter_mut().zip(solve_free(column)) {
+                row[j] = x;
+            }
+        }
+        out
+    };
+    let mut by_force = [[zero; NV]; NV];
+    for j in (0..NV).filter(|&j| !prescribed(j)) {
+        let unit: [M::Real; NV] =
+            core::array::from_fn(|i| if i == j { <M::Real as Real>::ONE } else { zero });
+        for (row, x) in by_force.iter_mut().zip(solve_free(unit)) {
+            row[j] = x;
+        }
+    }
+    Some((
+        free_of(&tree.by_position),
+        free_of(&tree.by_velocity),
+        Some(by_force),
+    ))
 }
 
 /// `J` at `(t, q, q̇)` into `jacobian` from `accelerations(τ, wanted)`: the

@@ -363,9 +363,10 @@ where
     }
 
     /// From the module's `forward_dynamics_derivatives` where it has them
-    /// and no coordinate is prescribed (quaternions through the map between
-    /// their rates and the velocities); the model's and the control's
-    /// forces differentiated numerically (see the `jacobian` module).
+    /// (quaternions through the map between their rates and the velocities;
+    /// prescribed coordinates on their laws, the free ones' derivatives
+    /// from the tree's); the model's and the control's forces
+    /// differentiated numerically (see the `jacobian` module).
     /// `Ok(false)` otherwise: the integrator then differentiates
     /// [`OdeSystem::rhs`] numerically.
     fn jacobian(
@@ -374,8 +375,9 @@ where
         y: &[M::Real],
         jacobian: &mut [M::Real],
     ) -> Result<bool, RhsError> {
-        let (q, v) = split_state::<M::Real, NQ, NV>(y).ok_or(WRONG_LENGTH)?;
-        Ok(M::PRESCRIBED.is_empty() && self.emitted_jacobian(t, &q, &v, jacobian))
+        let (mut q, mut v) = split_state::<M::Real, NQ, NV>(y).ok_or(WRONG_LENGTH)?;
+        self.model.prescribe(t, &mut q, &mut v);
+        Ok(self.emitted_jacobian(t, &q, &v, jacobian))
     }
 
     fn project(&mut self, t: M::Real, y: &mut [M::Real]) -> bool {

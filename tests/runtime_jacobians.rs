@@ -1,6 +1,7 @@
-//! The runtime's `ConstrainedSystem` Jacobian, built from a loop module's
-//! emitted `constrained_forward_dynamics_derivatives` (the forces through
-//! the constrained response `P`), and Radau IIA with it:
+//! The runtime's Jacobians where not every coordinate moves freely, and
+//! Radau IIA with them. `ConstrainedSystem`'s is built from a loop
+//! module's emitted `constrained_forward_dynamics_derivatives` (the forces
+//! through the constrained response `P`):
 //!
 //! - on the four-bar, passive and with a controller, against central
 //!   differences of the system's right-hand side in every state component,
@@ -11,24 +12,37 @@
 //!   emitted derivatives do not hold;
 //! - Radau IIA on the four-bar follows DOP853 with it, for fewer
 //!   evaluations of the dynamics than with numeric differences.
+//!
+//! `ModelSystem`'s with prescribed coordinates is the free coordinates'
+//! block, from the tree's `forward_dynamics_derivatives`; on the spun and
+//! the shaken pendulum it is the right-hand side's in every state
+//! component (zero along the prescribed ones, which the right-hand side
+//! puts on their laws), and Radau IIA with it follows DOP853.
 
 use sharnir_runtime::adaptive::{Dop853, Radau5};
 use sharnir_runtime::{
-    model, ConstrainedSystem, DriftControl, Model, OdeSystem, RhsError, Stepper, Tolerances,
-    Trajectory,
+    model, ConstrainedSystem, DriftControl, Model, ModelSystem, OdeSystem, RhsError, Stepper,
+    Tolerances, Trajectory,
 };
 use sharnir_tests::oracle::relative_error;
 
 model!(FourBar = sharnir_generated::four_bar, loops);
 model!(Stewart = sharnir_generated::stewart, loops);
+model!(Spun = sharnir_generated::spun_pendulum);
+model!(Shaken = sharnir_generated::shaken_pendulum);
 
 /// The system's Jacobian times each of `directions` against central
 /// differences of its right-hand side along them, relative to the largest.
 fn error_along<S: OdeSystem>(system: &mut S, y: &[f64], directions: &[Vec<f64>]) -> f64 {
+    error_along_at(system, 0.0, y, directions)
+}
+
+/// [`error_along`] at time `t`.
+fn error_along_at<S: OdeSystem>(system: &mut S, t: f64, y: &[f64], directions: &[Vec<f64>]) -> f64 {
     let n = y.len();
     let mut analytic = vec![0.0; n * n];
     assert!(
-        system.jacobian(0.0, y, &mut analytic).expect("evaluates"),
+        system.jacobian(t, y, &mut analytic).expect("evaluates"),
         "no emitted Jacobian"
     );
     let (mut along, mut numeric) = (Vec::new(), Vec::new());
@@ -39,9 +53,9 @@ fn error_along<S: OdeSystem>(system: &mut S, y: &[f64], directions: &[Vec<f64>])
         }
         let h = 1e-6;
         let moved: Vec<f64> = y.iter().zip(d).map(|(a, b)| a + h * b).collect();
-        system.rhs(0.0, &moved, &mut ahead).expect("evaluates");
+        system.rhs(t, &moved, &mut ahead).expect("evaluates");
         let moved: Vec<f64> = y.iter().zip(d).map(|(a, b)| a - h * b).collect();
-        system.rhs(0.0, &moved, &mut behind).expect("evaluates");
+        system.rhs(t, &moved, &mut behind).expect("evaluates");
         numeric.extend(ahead.iter().zip(&behind).map(|(a, b)| (a - b) / (2.0 * h)));
     }
     relative_error(&along, &numeric)
@@ -203,6 +217,61 @@ fn radau_takes_the_emitted_jacobian_on_a_loop() {
         let mut stepper = Dop853::new(&mut system, 0.0, &y, tight).expect("starts");
         while stepper.t() < 1.0 {
             stepper.step(&mut system, 1.0).expect("steps");
+        }
+        stepper.y().to_vec()
+    };
+    for (how, run) in [("emitted", &emitted), ("numeric", &numeric)] {
+        let error = relative_error(run, &reference);
+        assert!(error < 1e-7, "{how} Jacobian: off DOP853 by {error:e}");
+    }
+    assert!(jacobians > 0);
+    assert!(
+        rhs_emitted + 3 * jacobians <= rhs_numeric,
+        "{rhs_emitted} evaluations with the emitted Jacobian, {rhs_numeric} without"
+    );
+}
+
+/// The spun pendulum (its spin prescribed) and the shaken one (its
+/// support's two coordinates prescribed), at a few times and states, with
+/// a controller on the free coordinates: the Jacobian is the right-hand
+/// side's in every state component.
+#[test]
+fn prescribed_coordinates_have_the_free_ones_jacobian() {
+    let spun_control = |_t: f64, q: &[f64; 2], qd: &[f64; 2]| -> [f64; 2] {
+        [0.0, -0.8 * q[1] - 0.3 * qd[1] * qd[1]]
+    };
+    let mut spun = ModelSystem::with_control(Spun::default(), spun_control);
+    let mut shaken = ModelSystem::new(Shaken::default());
+    for k in 0..3 {
+        let t = 0.37 * f64::from(k);
+        let y: Vec<f64> = (0..4).map(|i| (0.9 * t + 1.1 * i as f64).sin()).collect();
+        let error = error_along_at(&mut spun, t, &y, &units(4));
+        assert!(error < 1e-6, "spun pendulum at t = {t}: off by {error:e}");
+        let y: Vec<f64> = (0..6).map(|i| (0.7 * t + 0.8 * i as f64).cos()).collect();
+        let error = error_along_at(&mut shaken, t, &y, &units(6));
+        assert!(error < 1e-6, "shaken pendulum at t = {t}: off by {error:e}");
+    }
+}
+
+/// The shaken pendulum over two seconds: Radau IIA with the emitted
+/// Jacobian and with differences both follow DOP853 at 1e-13 to 1e-7, the
+/// emitted one for fewer evaluations of the dynamics.
+#[test]
+fn radau_takes_the_emitted_jacobian_with_prescribed_coordinates() {
+    let model = Shaken::default();
+    let mut y = model.initial_positions().to_vec();
+    y.extend(model.initial_velocities());
+    let (emitted, rhs_emitted, jacobians) = radau(&mut ModelSystem::new(model), &y, 2.0);
+    let (numeric, rhs_numeric, _) = radau(&mut Numeric(ModelSystem::new(model)), &y, 2.0);
+    let reference = {
+        let mut system = ModelSystem::new(model);
+        let tight = Tolerances {
+            rtol: 1e-13,
+            atol: 1e-13,
+        };
+        let mut stepper = Dop853::new(&mut system, 0.0, &y, tight).expect("starts");
+        while stepper.t() < 2.0 {
+            stepper.step(&mut system, 2.0).expect("steps");
         }
         stepper.y().to_vec()
     };
