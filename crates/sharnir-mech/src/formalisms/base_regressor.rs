@@ -21,7 +21,7 @@
 //! kept as a parameter of its own and reported in
 //! [`BaseParameters::inexact`]. Last, a base parameter that is a
 //! combination of others as a function of the standard parameters is
-//! merged into them ([`crate::formalisms::dependent_base_parameters`]).
+//! merged into them (`dependent_base_parameters.rs`).
 //! The completion holds at the spec's geometry: a geometric parameter
 //! changed at run time to a value that makes a dropped column nonzero
 //! again leaves `Y_b` short of it.
@@ -74,7 +74,7 @@ pub struct BaseParameter {
     /// weights: its column is the weighted sum of theirs, and
     /// [`crate::formalisms::customised_newton_euler`] adds it, weighted, to
     /// each. The first is its own, weight one; others are those of base
-    /// parameters merged into it ([`crate::formalisms::dependent_base_parameters`]).
+    /// parameters merged into it (`dependent_base_parameters.rs`).
     pub carriers: Vec<(Carrier, Coeff)>,
 }
 
