@@ -57,7 +57,7 @@
 //! upper_arm.yz_r = upper_arm.yz + 1.33333333333·forearm.zz
 //! upper_arm.zz_r = −upper_arm.xx + upper_arm.zz − 1.77777777778·forearm.zz
 //! forearm.1.m_r = forearm.m + hand.m
-//! forearm.1.my_r = −1.11022302463e-16·forearm.my − 0.75·forearm.mz + 0.1875·hand.m
+//! forearm.1.my_r = −0.75·forearm.mz + 0.1875·hand.m
 //! forearm.mx = forearm.mx
 //! forearm.my_r = forearm.my + 0.75·forearm.mz − 0.1875·hand.m
 //! forearm.xx_r = forearm.xx − 2.77777777778·forearm.zz + 0.0625·hand.m

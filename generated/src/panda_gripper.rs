@@ -73,8 +73,8 @@
 //! panda_link6.zz_r = panda_link6.zz + 0.007744·panda_link7.m + panda_link7.yy + 0.5·panda_leftfinger.xx − panda_leftfinger.xy + 0.5·panda_leftfinger.yy + 0.6616·panda_rightfinger.mz + 0.5·panda_rightfinger.xx − panda_rightfinger.xy + 0.5·panda_rightfinger.yy
 //! panda_link7.mx_r = panda_link7.mx + 1.41421356237·panda_rightfinger.mx + 1.41421356237·panda_rightfinger.my
 //! panda_link7.my_r = panda_link7.my − 1.41421356237·panda_rightfinger.mx + 1.41421356237·panda_rightfinger.my
-//! panda_link7.xx_r = panda_link7.xx − panda_link7.yy + 2.22044604925e-16·panda_leftfinger.xx + 2·panda_leftfinger.xy − 2.22044604925e-16·panda_leftfinger.yy + 2.22044604925e-16·panda_rightfinger.xx + 2·panda_rightfinger.xy − 2.22044604925e-16·panda_rightfinger.yy
-//! panda_link7.xy_r = panda_link7.xy − 0.5·panda_leftfinger.xx + 2.22044604925e-16·panda_leftfinger.xy + 0.5·panda_leftfinger.yy − 0.5·panda_rightfinger.xx + 2.22044604925e-16·panda_rightfinger.xy + 0.5·panda_rightfinger.yy
+//! panda_link7.xx_r = panda_link7.xx − panda_link7.yy + 2·panda_leftfinger.xy + 2·panda_rightfinger.xy
+//! panda_link7.xy_r = panda_link7.xy − 0.5·panda_leftfinger.xx + 0.5·panda_leftfinger.yy − 0.5·panda_rightfinger.xx + 0.5·panda_rightfinger.yy
 //! panda_link7.xz_r = panda_link7.xz + 0.707106781187·panda_leftfinger.xz + 0.707106781187·panda_leftfinger.yz − 0.233910923217·panda_rightfinger.mx − 0.233910923217·panda_rightfinger.my + 0.707106781187·panda_rightfinger.xz + 0.707106781187·panda_rightfinger.yz
 //! panda_link7.yz_r = panda_link7.yz − 0.707106781187·panda_leftfinger.xz + 0.707106781187·panda_leftfinger.yz + 0.233910923217·panda_rightfinger.mx − 0.233910923217·panda_rightfinger.my − 0.707106781187·panda_rightfinger.xz + 0.707106781187·panda_rightfinger.yz
 //! panda_link7.zz_r = panda_link7.zz + panda_leftfinger.zz + panda_rightfinger.zz

@@ -118,6 +118,10 @@ pub struct BaseParameters {
     pub rank: usize,
 }
 
+/// A formula's numeric coefficient at most this fraction of its largest is
+/// rounding's (a few units of the last place), and left out of the formula.
+const NEGLIGIBLE: f64 = 1e-13;
+
 /// The base parameters of `mechanism` and their columns; an error only if a
 /// column reads an input that has no value (a bug).
 pub fn base_parameters(mechanism: &mut Mechanism) -> Result<BaseParameters, UnboundSymbol> {
@@ -218,11 +222,23 @@ pub fn base_parameters(mechanism: &mut Mechanism) -> Result<BaseParameters, Unbo
         if !matches!(class, Column::Independent | Column::Inexact(_)) {
             continue;
         }
+        // A numeric coefficient below `NEGLIGIBLE` of the formula's largest
+        // is what rounding leaves of a zero (`cos²(π/4) − sin²(π/4)` of a
+        // rotated frame), not a term.
+        let largest = formulas[j]
+            .iter()
+            .filter_map(|&c| pool.as_num(c))
+            .fold(0.0_f64, |m, c| m.max(c.to_f64().abs()));
         let formula: Vec<(usize, Id)> = formulas[j]
             .iter()
             .copied()
             .enumerate()
-            .filter(|&(_, c)| !pool.is_zero(c))
+            .filter(|&(_, c)| {
+                !pool.is_zero(c)
+                    && pool
+                        .as_num(c)
+                        .is_none_or(|n| n.to_f64().abs() > NEGLIGIBLE * largest)
+            })
             .collect();
         let (stem, own) = &named[j];
         let alone = match formula.as_slice() {
