@@ -186,7 +186,7 @@ pub struct BaseParameterFacts {
     /// `(k, c)` for `c πₖ`, `k` an index into [`BaseParameterFacts::standard`].
     pub coefficients: Vec<Vec<(usize, f64)>>,
     /// The base parameters kept although their columns depend on others
-    /// (with coefficients that are not small rationals).
+    /// (with coefficients that change with the runtime parameters).
     pub inexact: Vec<String>,
     /// The rank of the sampled regressor: the number of identifiable
     /// combinations, below the number of base parameters where they are
