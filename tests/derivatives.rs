@@ -197,10 +197,8 @@ mod runtime {
     //! `ModelSystem`'s Jacobian from the emitted derivatives, and Radau IIA
     //! with it.
 
-    use sharnir_runtime::adaptive::{Dop853, Radau5};
-    use sharnir_runtime::{
-        model, Model, ModelSystem, OdeSystem, RhsError, Stepper, Tolerances, Trajectory,
-    };
+    use sharnir_runtime::{model, Model, ModelSystem, OdeSystem};
+    use sharnir_tests::implicit::radau_against_numeric;
     use sharnir_tests::oracle::relative_error;
 
     model!(Chain = sharnir_generated::chain10);
@@ -354,83 +352,6 @@ mod runtime {
         }
     }
 
-    /// A system that hides its Jacobian, so that Radau IIA differentiates
-    /// its right-hand side numerically.
-    struct Numeric<S>(S);
-
-    impl<S: OdeSystem> OdeSystem for Numeric<S> {
-        fn dimension(&self) -> usize {
-            self.0.dimension()
-        }
-
-        fn rhs(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), RhsError> {
-            self.0.rhs(t, y, dy)
-        }
-
-        fn project(&mut self, t: f64, y: &mut [f64]) -> bool {
-            self.0.project(t, y)
-        }
-    }
-
-    /// Radau IIA through `t_end` of `system` from `y`: the final state and
-    /// the right-hand-side evaluations.
-    fn radau<S: OdeSystem>(system: &mut S, y: &[f64], t_end: f64) -> (Vec<f64>, u64, u64) {
-        let tolerances = Tolerances {
-            rtol: 1e-9,
-            atol: 1e-11,
-        };
-        let mut stepper = Radau5::new(system, 0.0, y, tolerances).expect("starts");
-        while stepper.t() < t_end {
-            stepper.step(system, t_end).expect("steps");
-        }
-        let stats = stepper.stats();
-        (
-            stepper.y().to_vec(),
-            stats.rhs_evaluations,
-            stats.jacobian_evaluations,
-        )
-    }
-
-    /// Radau IIA through `t_end` from `y` with the emitted Jacobian and with
-    /// numeric differences: the same motion as DOP853 at 1e-13 (to 1e-7),
-    /// for fewer evaluations of the dynamics (each numeric Jacobian costs
-    /// one per state component).
-    fn radau_against_numeric<M, const NQ: usize, const NV: usize>(
-        name: &str,
-        model: M,
-        y: &[f64],
-        t_end: f64,
-    ) where
-        M: Model<NQ, NV, Real = f64> + Copy,
-    {
-        let (analytic, rhs_analytic, jacobians) = radau(&mut ModelSystem::new(model), y, t_end);
-        let (numeric, rhs_numeric, _) = radau(&mut Numeric(ModelSystem::new(model)), y, t_end);
-        let reference = {
-            let mut system = ModelSystem::new(model);
-            let tight = Tolerances {
-                rtol: 1e-13,
-                atol: 1e-13,
-            };
-            let mut stepper = Dop853::new(&mut system, 0.0, y, tight).expect("starts");
-            while stepper.t() < t_end {
-                stepper.step(&mut system, t_end).expect("steps");
-            }
-            stepper.y().to_vec()
-        };
-        for (how, run) in [("emitted", &analytic), ("numeric", &numeric)] {
-            let error = relative_error(run, &reference);
-            assert!(
-                error < 1e-7,
-                "{name}, {how} Jacobian: off DOP853 by {error:e}"
-            );
-        }
-        assert!(jacobians > 0, "{name}");
-        assert!(
-            rhs_analytic + 10 * jacobians <= rhs_numeric,
-            "{name}: {rhs_analytic} evaluations with the emitted Jacobian, {rhs_numeric} without"
-        );
-    }
-
     /// The ten-rod chain over one second from 0.1 rad (a regular motion:
     /// from 0.8 rad it is chaotic, and no two integrations agree after two
     /// seconds), and the floating chain tumbling (a free joint's quaternion
@@ -441,12 +362,12 @@ mod runtime {
         let mut y = model.initial_positions().to_vec();
         y.extend(model.initial_velocities());
         y[0] = 0.1;
-        radau_against_numeric("chain10", model, &y, 1.0);
+        radau_against_numeric("chain10", || ModelSystem::new(model), &y, 1.0, 10);
         let model = Floating::default();
         let mut y = model.initial_positions().to_vec();
         let spin = [0.3, -0.2, 0.5, 1.0, -0.7, 0.4, 0.6, -0.5, 0.8, 0.2, -0.3];
         y.extend(spin.iter().take(model.initial_velocities().len()));
-        radau_against_numeric("floating_chain", model, &y, 1.0);
+        radau_against_numeric("floating_chain", || ModelSystem::new(model), &y, 1.0, 10);
     }
 }
 

@@ -19,11 +19,8 @@
 //! component (zero along the prescribed ones, which the right-hand side
 //! puts on their laws), and Radau IIA with it follows DOP853.
 
-use sharnir_runtime::adaptive::{Dop853, Radau5};
-use sharnir_runtime::{
-    model, ConstrainedSystem, DriftControl, Model, ModelSystem, OdeSystem, RhsError, Stepper,
-    Tolerances, Trajectory,
-};
+use sharnir_runtime::{model, ConstrainedSystem, DriftControl, Model, ModelSystem, OdeSystem};
+use sharnir_tests::implicit::radau_against_numeric;
 use sharnir_tests::oracle::relative_error;
 
 model!(FourBar = sharnir_generated::four_bar, loops);
@@ -160,43 +157,6 @@ fn baumgartes_feedback_falls_back_to_differences() {
     assert!(!system.jacobian(0.0, y, &mut jacobian).expect("evaluates"));
 }
 
-/// A system that hides its Jacobian, so that Radau IIA differentiates its
-/// right-hand side numerically.
-struct Numeric<S>(S);
-
-impl<S: OdeSystem> OdeSystem for Numeric<S> {
-    fn dimension(&self) -> usize {
-        self.0.dimension()
-    }
-
-    fn rhs(&mut self, t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), RhsError> {
-        self.0.rhs(t, y, dy)
-    }
-
-    fn project(&mut self, t: f64, y: &mut [f64]) -> bool {
-        self.0.project(t, y)
-    }
-}
-
-/// Radau IIA through `t_end` from `y`: the final state, the right-hand-side
-/// evaluations and the Jacobians.
-fn radau<S: OdeSystem>(system: &mut S, y: &[f64], t_end: f64) -> (Vec<f64>, u64, u64) {
-    let tolerances = Tolerances {
-        rtol: 1e-9,
-        atol: 1e-11,
-    };
-    let mut stepper = Radau5::new(system, 0.0, y, tolerances).expect("starts");
-    while stepper.t() < t_end {
-        stepper.step(system, t_end).expect("steps");
-    }
-    let stats = stepper.stats();
-    (
-        stepper.y().to_vec(),
-        stats.rhs_evaluations,
-        stats.jacobian_evaluations,
-    )
-}
-
 /// The four-bar falling from its assembled initial configuration for a
 /// second: Radau IIA with the emitted Jacobian and with differences both
 /// follow DOP853 at 1e-13 to 1e-7, the emitted one for fewer evaluations
@@ -206,29 +166,7 @@ fn radau_takes_the_emitted_jacobian_on_a_loop() {
     let model = FourBar::default();
     let mut y = model.initial_positions().to_vec();
     y.extend([0.0; 3]);
-    let (emitted, rhs_emitted, jacobians) = radau(&mut ConstrainedSystem::new(model), &y, 1.0);
-    let (numeric, rhs_numeric, _) = radau(&mut Numeric(ConstrainedSystem::new(model)), &y, 1.0);
-    let reference = {
-        let mut system = ConstrainedSystem::new(model);
-        let tight = Tolerances {
-            rtol: 1e-13,
-            atol: 1e-13,
-        };
-        let mut stepper = Dop853::new(&mut system, 0.0, &y, tight).expect("starts");
-        while stepper.t() < 1.0 {
-            stepper.step(&mut system, 1.0).expect("steps");
-        }
-        stepper.y().to_vec()
-    };
-    for (how, run) in [("emitted", &emitted), ("numeric", &numeric)] {
-        let error = relative_error(run, &reference);
-        assert!(error < 1e-7, "{how} Jacobian: off DOP853 by {error:e}");
-    }
-    assert!(jacobians > 0);
-    assert!(
-        rhs_emitted + 3 * jacobians <= rhs_numeric,
-        "{rhs_emitted} evaluations with the emitted Jacobian, {rhs_numeric} without"
-    );
+    radau_against_numeric("four_bar", || ConstrainedSystem::new(model), &y, 1.0, 3);
 }
 
 /// The spun pendulum (its spin prescribed) and the shaken one (its
@@ -261,27 +199,5 @@ fn radau_takes_the_emitted_jacobian_with_prescribed_coordinates() {
     let model = Shaken::default();
     let mut y = model.initial_positions().to_vec();
     y.extend(model.initial_velocities());
-    let (emitted, rhs_emitted, jacobians) = radau(&mut ModelSystem::new(model), &y, 2.0);
-    let (numeric, rhs_numeric, _) = radau(&mut Numeric(ModelSystem::new(model)), &y, 2.0);
-    let reference = {
-        let mut system = ModelSystem::new(model);
-        let tight = Tolerances {
-            rtol: 1e-13,
-            atol: 1e-13,
-        };
-        let mut stepper = Dop853::new(&mut system, 0.0, &y, tight).expect("starts");
-        while stepper.t() < 2.0 {
-            stepper.step(&mut system, 2.0).expect("steps");
-        }
-        stepper.y().to_vec()
-    };
-    for (how, run) in [("emitted", &emitted), ("numeric", &numeric)] {
-        let error = relative_error(run, &reference);
-        assert!(error < 1e-7, "{how} Jacobian: off DOP853 by {error:e}");
-    }
-    assert!(jacobians > 0);
-    assert!(
-        rhs_emitted + 3 * jacobians <= rhs_numeric,
-        "{rhs_emitted} evaluations with the emitted Jacobian, {rhs_numeric} without"
-    );
+    radau_against_numeric("shaken_pendulum", || ModelSystem::new(model), &y, 2.0, 3);
 }

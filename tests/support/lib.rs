@@ -6,6 +6,7 @@ pub mod chains;
 pub mod derivatives;
 pub mod drives;
 pub mod geometry;
+pub mod implicit;
 pub mod inputs;
 pub mod loop_oracle;
 pub mod momentum;
