@@ -30,6 +30,8 @@ pub mod double_pendulum_folded;
 #[rustfmt::skip]
 pub mod driven_crank_slider;
 #[rustfmt::skip]
+pub mod driven_five_bar;
+#[rustfmt::skip]
 pub mod five_bar;
 #[rustfmt::skip]
 pub mod five_bar_folded;

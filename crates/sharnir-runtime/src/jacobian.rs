@@ -45,7 +45,9 @@
 //! `constrained_forward_dynamics_derivatives`, and `P = ∂q̈/∂τ` the
 //! constrained response to a joint force,
 //! `M⁻¹ − M⁻¹Jᵀ (J M⁻¹ Jᵀ)⁻¹ J M⁻¹` (`J` the constraint Jacobian here), in
-//! place of `M⁻¹`.
+//! place of `M⁻¹`; with prescribed coordinates as well, the loops' derivatives
+//! at the forces the drives add, projected so that the prescribed
+//! accelerations stay the laws' ([`holding_prescribed`]).
 
 use crate::loops::{constrained_response, ConstrainedSystem, LoopClosure};
 use crate::model::{Control, Model, ModelSystem};
@@ -75,23 +77,31 @@ where
                 mixed_derivatives(model, t, q, v, tau)
             }
         });
-        if done && !M::PRESCRIBED.is_empty() {
-            // The right-hand side puts the prescribed coordinates on their
-            // laws first: it reads nothing of theirs, and their rates and
-            // accelerations are the laws'.
-            let n = NQ + NV;
-            let prescribed = M::PRESCRIBED_POSITIONS
-                .iter()
-                .copied()
-                .chain(M::PRESCRIBED.iter().map(|&k| NQ + k));
-            for k in prescribed.filter(|&k| k < n) {
-                for j in 0..n {
-                    jacobian[k * n + j] = <M::Real as Real>::ZERO;
-                    jacobian[j * n + k] = <M::Real as Real>::ZERO;
-                }
-            }
+        if done {
+            clear_prescribed::<M, NQ, NV>(jacobian);
         }
         done
+    }
+}
+
+/// Zeroes the rows and columns of the prescribed coordinates' positions
+/// and rates in `J`: the right-hand side puts them on their laws first, so
+/// it reads nothing of theirs, and their rates and accelerations are the
+/// laws'.
+fn clear_prescribed<M, const NQ: usize, const NV: usize>(jacobian: &mut [M::Real])
+where
+    M: Model<NQ, NV>,
+{
+    let n = NQ + NV;
+    let prescribed = M::PRESCRIBED_POSITIONS
+        .iter()
+        .copied()
+        .chain(M::PRESCRIBED.iter().map(|&k| NQ + k));
+    for k in prescribed.filter(|&k| k < n) {
+        for j in 0..n {
+            jacobian[k * n + j] = <M::Real as Real>::ZERO;
+            jacobian[j * n + k] = <M::Real as Real>::ZERO;
+        }
     }
 }
 
@@ -292,23 +302,41 @@ where
 /// module's `constrained_forward_dynamics_derivatives` (the joint forces
 /// held), and a change `∂τ` of the forces changes them by `P ∂τ`
 /// ([`constrained_response`]), the loops held.
+///
+/// With prescribed coordinates `p`, the drives' forces `d` are what keeps
+/// `q̈_p` on the laws: at `τ* = τ + d` the loops' accelerations are the
+/// mixed problem's, and along a change of the state `d` moves so that
+/// `S_p (∂q̈/∂x + P_{·p} ∂d/∂x) = 0`. Every derivative is therefore the
+/// free one times `H = I − P_{·p} P_pp⁻¹ S_p` ([`holding_prescribed`]).
 impl<M, C, const NQ: usize, const NV: usize, const NC: usize> ConstrainedSystem<M, NQ, NV, NC, C>
 where
     M: LoopClosure<NQ, NV, NC>,
     C: Control<M::Real, NQ, NV>,
 {
-    /// Writes `J` (row-major, `(NQ + NV)²` entries) at `(t, q, q̇)` into
-    /// `jacobian` and returns `true`; `false`, writing nothing, where the
-    /// model has no derivatives there or `jacobian` has the wrong length.
+    /// Writes `J` (row-major, `(NQ + NV)²` entries) at `(t, q, q̇)`, the
+    /// prescribed coordinates on their laws (`known` their accelerations),
+    /// into `jacobian` and returns `true`; `false`, writing nothing, where
+    /// the model has no derivatives there, the prescribed coordinates are
+    /// not independent of each other through the loops, or `jacobian` has
+    /// the wrong length.
     pub(crate) fn emitted_jacobian(
         &mut self,
         t: M::Real,
         q: &[M::Real; NQ],
         v: &[M::Real; NV],
+        known: &[M::Real; NV],
         jacobian: &mut [M::Real],
     ) -> bool {
+        let drives = if M::PRESCRIBED.is_empty() {
+            [<M::Real as Real>::ZERO; NV]
+        } else {
+            match self.solve(t, q, v, known) {
+                Ok(solution) => solution.drives,
+                Err(_) => return false,
+            }
+        };
         let model = &self.model;
-        with_forces(
+        let done = with_forces(
             model,
             &mut self.control,
             t,
@@ -316,16 +344,73 @@ where
             v,
             jacobian,
             |tau, by_force| {
-                let d = model.constrained_forward_dynamics_derivatives(q, v, tau)?;
-                let response = if by_force {
-                    Some(constrained_response(model, q)?)
-                } else {
-                    None
-                };
-                Some((d.by_position, d.by_velocity, response))
+                let total: [M::Real; NV] = core::array::from_fn(|k| tau[k] + drives[k]);
+                let d = model.constrained_forward_dynamics_derivatives(q, v, &total)?;
+                if M::PRESCRIBED.is_empty() {
+                    let response = if by_force {
+                        Some(constrained_response(model, q)?)
+                    } else {
+                        None
+                    };
+                    return Some((d.by_position, d.by_velocity, response));
+                }
+                let response = constrained_response(model, q)?;
+                let hold = holding_prescribed(&response, M::PRESCRIBED)?;
+                Some((
+                    product(&hold, &d.by_position),
+                    product(&hold, &d.by_velocity),
+                    Some(product(&hold, &response)),
+                ))
             },
-        )
+        );
+        if done {
+            clear_prescribed::<M, NQ, NV>(jacobian);
+        }
+        done
     }
+}
+
+/// `H = I − P_{·p} P_pp⁻¹ S_p` for the prescribed coordinates `p` and the
+/// constrained response `P`: what turns a change of the loops'
+/// accelerations under held forces into the change when the drives keep
+/// `q̈_p` on their laws (`S_p H = 0`). `None` where `P_pp` is singular:
+/// the loops lock a combination of the prescribed coordinates, and the
+/// drives are not unique.
+fn holding_prescribed<R: Real, const NV: usize>(
+    response: &[[R; NV]; NV],
+    prescribed: &[usize],
+) -> Option<[[R; NV]; NV]> {
+    let is_prescribed = |k: usize| prescribed.contains(&k);
+    let identity = |i: usize, k: usize| if i == k { R::ONE } else { R::ZERO };
+    let block: [[R; NV]; NV] = core::array::from_fn(|i| {
+        core::array::from_fn(|k| {
+            if is_prescribed(i) && is_prescribed(k) {
+                response[i][k]
+            } else {
+                identity(i, k)
+            }
+        })
+    });
+    let factor = crate::linalg::cholesky(&block)?;
+    let mut hold: [[R; NV]; NV] =
+        core::array::from_fn(|i| core::array::from_fn(|k| identity(i, k)));
+    for j in (0..NV).filter(|&j| is_prescribed(j)) {
+        let unit: [R; NV] = core::array::from_fn(|k| identity(j, k));
+        let weights = crate::linalg::solve(&factor, &unit);
+        for (row, response_row) in hold.iter_mut().zip(response) {
+            row[j] -= (0..NV)
+                .filter(|&k| is_prescribed(k))
+                .fold(R::ZERO, |s, k| s + response_row[k] * weights[k]);
+        }
+    }
+    Some(hold)
+}
+
+/// `b c` for square matrices.
+fn product<R: Real, const NV: usize>(b: &[[R; NV]; NV], c: &[[R; NV]; NV]) -> [[R; NV]; NV] {
+    let mut out = [[R::ZERO; NV]; NV];
+    add_product(&mut out, b, c);
+    out
 }
 
 /// `a += b c` for square matrices.

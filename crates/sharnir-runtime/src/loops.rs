@@ -439,7 +439,7 @@ where
 
     /// [`ConstrainedSystem::accelerations`] at a state whose prescribed
     /// coordinates are on their laws, `known` the laws' accelerations.
-    fn solve(
+    pub(crate) fn solve(
         &mut self,
         t: M::Real,
         q: &[M::Real; NQ],
@@ -567,21 +567,23 @@ where
     }
 
     /// From the module's `constrained_forward_dynamics_derivatives` where
-    /// it has them, no coordinate is prescribed and the drift is removed by
-    /// projection (Baumgarte's feedback is not in them); the model's and
-    /// the control's forces differentiated numerically (see the `jacobian`
-    /// module). `Ok(false)` otherwise: the integrator then differentiates
-    /// [`OdeSystem::rhs`] numerically.
+    /// it has them and the drift is removed by projection (Baumgarte's
+    /// feedback is not in them), the prescribed coordinates on their laws;
+    /// the model's and the control's forces differentiated numerically
+    /// (see the `jacobian` module). `Ok(false)` otherwise: the integrator
+    /// then differentiates [`OdeSystem::rhs`] numerically.
     fn jacobian(
         &mut self,
         t: M::Real,
         y: &[M::Real],
         jacobian: &mut [M::Real],
     ) -> Result<bool, RhsError> {
-        let (q, v) = split_state::<M::Real, NQ, NV>(y).ok_or(WRONG_LENGTH)?;
-        Ok(M::PRESCRIBED.is_empty()
-            && self.drift_control == DriftControl::Projection
-            && self.emitted_jacobian(t, &q, &v, jacobian))
+        let (mut q, mut v) = split_state::<M::Real, NQ, NV>(y).ok_or(WRONG_LENGTH)?;
+        if self.drift_control != DriftControl::Projection {
+            return Ok(false);
+        }
+        let known = self.model.prescribe(t, &mut q, &mut v);
+        Ok(self.emitted_jacobian(t, &q, &v, &known, jacobian))
     }
 
     /// Puts the prescribed coordinates on their laws at `t`, then (with
