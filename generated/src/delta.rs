@@ -902,22 +902,16 @@ fn inverse_dynamics_with_body(
     let t11 = qd[4] * t10;
     let t12 = s_q4 * t5 + t9;
     let t13 = t6 - t11;
-    let t14 = p.g * s_q1 + p.la * qd[1] * qd[1];
-    let t15 = p.g * c_q1 - p.la * qdd[1];
-    let t16 = qd[1] + qd[5];
-    let t17 = qdd[1] + qdd[5];
-    let t18 = c_q6 * t16;
-    let t19 = qd[6] * t18;
-    let t20 = s_q6 * t16;
-    let t21 = qd[6] * t20;
-    let t22 = p.g * s_q2 + p.la * qd[2] * qd[2];
-    let t23 = p.g * c_q2 - p.la * qdd[2];
-    let t24 = qd[2] + qd[7];
-    let t25 = qdd[2] + qdd[7];
-    let t26 = c_q8 * t24;
-    let t27 = qd[8] * t26;
-    let t28 = s_q8 * t24;
-    let t29 = qd[8] * t28;
+    let vt14 = pair(p.g, p.g) * pair(s_q1, s_q2)
+        + pair(p.la, p.la) * pair(qd[1], qd[2]) * pair(qd[1], qd[2]);
+    let vt15 = pair(p.g, p.g) * pair(c_q1, c_q2)
+        - pair(p.la, p.la) * pair(qdd[1], qdd[2]);
+    let vt16 = pair(qd[1], qd[2]) + pair(qd[5], qd[7]);
+    let vt17 = pair(qdd[1], qdd[2]) + pair(qdd[5], qdd[7]);
+    let vt18 = pair(c_q6, c_q8) * vt16;
+    let vt19 = pair(qd[6], qd[8]) * vt18;
+    let vt20 = pair(s_q6, s_q8) * vt16;
+    let vt21 = pair(qd[6], qd[8]) * vt20;
     let t30 = c_q9 * t10 + s_q9 * t8;
     let t31 = c_q9 * t8 - s_q9 * t10;
     let t32 = qd[4] + qd[9];
@@ -932,8 +926,7 @@ fn inverse_dynamics_with_body(
     let t41 = t8 * t8 + qd[4] * qd[4];
     let t42 = qdd[4] + t40;
     let t43 = 2.0 * t11 - t6;
-    let t44 = t18 * t20;
-    let t45 = t26 * t28;
+    let vt44 = vt18 * vt20;
     let t46 = c_q4 * t2 - p.lb * t41;
     let t47 = p.lb * t42 - t7;
     let t48 = t35 * t37;
@@ -957,47 +950,42 @@ fn inverse_dynamics_with_body(
     let t64 = c_q4
         * (s_q9 * t56 + c_q9 * t57 + t11 * (d.k3 - d.k2) + p.lb * t60 - t3 * d.k8)
         + t5 * d.k2 + s_q4 * (t12 * d.k3 + t9 * d.k2 + c_q9 * t56 - s_q9 * t57);
-    let t65 = s_q6 * d.k13;
-    let t66 = c_q6
-        * (t21 * (d.k12 - 0.3333333333333333 * d.k11)
-            - 0.5 * (c_q5 * t15 - s_q5 * t14) * d.k13) + 0.3333333333333333 * t17 * d.k11
-        + s_q6 * (0.3333333333333333 * t19 * d.k11 + (s_q6 * t17 + t19) * d.k12);
-    let t67 = s_q8 * d.k13;
-    let t68 = c_q8
-        * (t29 * (d.k12 - 0.3333333333333333 * d.k11)
-            - 0.5 * (c_q7 * t23 - s_q7 * t22) * d.k13) + 0.3333333333333333 * t25 * d.k11
-        + s_q8 * (0.3333333333333333 * t27 * d.k11 + (s_q8 * t25 + t27) * d.k12);
+    let vt65 = pair(s_q6, s_q8) * pair(d.k13, d.k13);
+    let vt66 = pair(c_q6, c_q8)
+        * (vt21
+            * (pair(d.k12, d.k12)
+                - pair(0.3333333333333333, 0.3333333333333333) * pair(d.k11, d.k11))
+            - pair(0.5, 0.5) * (pair(c_q5, c_q7) * vt15 - pair(s_q5, s_q7) * vt14)
+                * pair(d.k13, d.k13))
+        + pair(0.3333333333333333, 0.3333333333333333) * vt17 * pair(d.k11, d.k11)
+        + pair(s_q6, s_q8)
+            * (pair(0.3333333333333333, 0.3333333333333333) * vt19 * pair(d.k11, d.k11)
+                + (pair(s_q6, s_q8) * vt17 + vt19) * pair(d.k12, d.k12));
+    let (t66, t68) = pair_lanes(vt66);
     let t69 = 0.08333333333333333 * (t33 * d.k4 - t30 * t52) + c_q10 * t55 - s_q10 * t54;
-    [
-        qdd[0] * d.k0 + t64 - c_q0 * d.k1
-            - p.la
-                * (c_q3 * (t43 * d.k8 - t60)
-                    - s_q3
-                        * (c_q4 * (c_q9 * t61 + s_q9 * t62 - t41 * d.k8)
-                            - s_q4 * (t42 * d.k8 + t63))),
-        qdd[1] * d.k9 + t66 - c_q1 * d.k10
-            - p.la
-                * (0.5 * c_q5 * (2.0 * t21 - c_q6 * t17) * d.k13
-                    + 0.5 * s_q5
-                        * (c_q6 * (t18 * t18 + qd[6] * qd[6]) * d.k13
-                            + (qdd[6] + t44) * t65)),
-        qdd[2] * d.k9 + t68 - c_q2 * d.k10
-            - p.la
-                * (0.5 * c_q7 * (2.0 * t29 - c_q8 * t25) * d.k13
-                    + 0.5 * s_q7
-                        * (c_q8 * (t26 * t26 + qd[8] * qd[8]) * d.k13
-                            + (qdd[8] + t45) * t67)),
-        t64,
-        qdd[4] * d.k2 + p.lb * t63 + t69 - t40 * d.k3 - t7 * d.k8,
-        t66,
-        0.3333333333333333 * qdd[6] * d.k11 + 0.5 * (c_q5 * t14 + s_q5 * t15) * t65
-            - t44 * d.k12,
-        t68,
-        0.3333333333333333 * qdd[8] * d.k11 + 0.5 * (c_q7 * t22 + s_q7 * t23) * t67
-            - t45 * d.k12,
-        t69,
-        t57,
-    ]
+    let o0 = qdd[0] * d.k0 + t64 - c_q0 * d.k1
+        - p.la
+            * (c_q3 * (t43 * d.k8 - t60)
+                - s_q3
+                    * (c_q4 * (c_q9 * t61 + s_q9 * t62 - t41 * d.k8)
+                        - s_q4 * (t42 * d.k8 + t63)));
+    let vo1 = pair(qdd[1], qdd[2]) * pair(d.k9, d.k9) + vt66
+        - pair(c_q1, c_q2) * pair(d.k10, d.k10)
+        - pair(p.la, p.la)
+            * (pair(0.5, 0.5) * pair(c_q5, c_q7)
+                * (pair(2.0, 2.0) * vt21 - pair(c_q6, c_q8) * vt17) * pair(d.k13, d.k13)
+                + pair(0.5, 0.5) * pair(s_q5, s_q7)
+                    * (pair(c_q6, c_q8)
+                        * (vt18 * vt18 + pair(qd[6], qd[8]) * pair(qd[6], qd[8]))
+                        * pair(d.k13, d.k13) + (pair(qdd[6], qdd[8]) + vt44) * vt65));
+    let (o1, o2) = pair_lanes(vo1);
+    let o4 = qdd[4] * d.k2 + p.lb * t63 + t69 - t40 * d.k3 - t7 * d.k8;
+    let vo6 = pair(0.3333333333333333, 0.3333333333333333) * pair(qdd[6], qdd[8])
+        * pair(d.k11, d.k11)
+        + pair(0.5, 0.5) * (pair(c_q5, c_q7) * vt14 + pair(s_q5, s_q7) * vt15) * vt65
+        - vt44 * pair(d.k12, d.k12);
+    let (o6, o8) = pair_lanes(vo6);
+    [o0, o1, o2, t64, o4, t66, o6, t68, o8, t69, t57]
 }
 
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -13659,4 +13647,164 @@ fn sin(x: Real) -> Real {
 #[inline(always)]
 fn cos(x: Real) -> Real {
     libm::Libm::<Real>::cos(x)
+}
+
+/// Two values of the module's `Real`, one per branch, in the two lanes of
+/// an SSE2 register (x86-64's baseline).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Pair(core::arch::x86_64::__m128d);
+
+/// Two values of the module's `Real`, one per branch (this target has no
+/// vector registers the module uses).
+#[cfg(not(target_arch = "x86_64"))]
+#[derive(Clone, Copy)]
+struct Pair([Real; 2]);
+
+/// The pair of `a` (first lane) and `b` (second lane); `pair(x, x)` for a
+/// value both branches share.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::useless_conversion)]
+#[inline(always)]
+fn pair(a: Real, b: Real) -> Pair {
+    // SAFETY: SSE2 is part of every x86-64 target; the intrinsic touches
+    // no memory.
+    unsafe { Pair(core::arch::x86_64::_mm_set_pd(f64::from(b), f64::from(a))) }
+}
+
+/// The pair of `a` (first lane) and `b` (second lane); `pair(x, x)` for a
+/// value both branches share.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn pair(a: Real, b: Real) -> Pair {
+    Pair([a, b])
+}
+
+/// The two lanes of `p`: the first branch's value, then the second's.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::unnecessary_cast)]
+#[inline(always)]
+fn pair_lanes(p: Pair) -> (Real, Real) {
+    use core::arch::x86_64::*;
+    // SAFETY: SSE2 is part of every x86-64 target; the intrinsics touch no
+    // memory.
+    unsafe {
+        (
+            _mm_cvtsd_f64(p.0) as Real,
+            _mm_cvtsd_f64(_mm_unpackhi_pd(p.0, p.0)) as Real,
+        )
+    }
+}
+
+/// The two lanes of `p`: the first branch's value, then the second's.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn pair_lanes(p: Pair) -> (Real, Real) {
+    (p.0[0], p.0[1])
+}
+
+/// Lane by lane `a + b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Add for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn add(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_add_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a + b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Add for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn add(self, other: Pair) -> Pair {
+        Pair([self.0[0] + other.0[0], self.0[1] + other.0[1]])
+    }
+}
+
+/// Lane by lane `a − b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Sub for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn sub(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_sub_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a − b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Sub for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn sub(self, other: Pair) -> Pair {
+        Pair([self.0[0] - other.0[0], self.0[1] - other.0[1]])
+    }
+}
+
+/// Lane by lane `a · b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Mul for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn mul(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_mul_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a · b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Mul for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn mul(self, other: Pair) -> Pair {
+        Pair([self.0[0] * other.0[0], self.0[1] * other.0[1]])
+    }
+}
+
+/// Lane by lane `a / b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Div for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn div(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_div_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a / b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Div for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn div(self, other: Pair) -> Pair {
+        Pair([self.0[0] / other.0[0], self.0[1] / other.0[1]])
+    }
+}
+
+/// Lane by lane `−a`: the sign bits flipped, as a scalar negation does.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Neg for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn neg(self) -> Pair {
+        use core::arch::x86_64::*;
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(_mm_xor_pd(self.0, _mm_set1_pd(-0.0))) }
+    }
+}
+
+/// Lane by lane `−a`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Neg for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn neg(self) -> Pair {
+        Pair([-self.0[0], -self.0[1]])
+    }
 }

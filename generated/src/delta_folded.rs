@@ -593,20 +593,15 @@ fn inverse_dynamics_with_body(
     let t10 = qd[4] * t9;
     let t11 = s_q4 * t5 + t8;
     let t12 = c_q4 * t5 - t10;
-    let t13 = -9.81 * s_q1 - 0.2 * qd[1] * qd[1];
-    let t14 = 9.81 * c_q1 - 0.2 * qdd[1];
-    let t15 = qd[1] + qd[5];
-    let t16 = qdd[1] + qdd[5];
-    let t17 = c_q6 * t15;
-    let t18 = s_q6 * t15;
-    let t19 = qd[6] * t18;
-    let t20 = -9.81 * s_q2 - 0.2 * qd[2] * qd[2];
-    let t21 = 9.81 * c_q2 - 0.2 * qdd[2];
-    let t22 = qd[2] + qd[7];
-    let t23 = qdd[2] + qdd[7];
-    let t24 = c_q8 * t22;
-    let t25 = s_q8 * t22;
-    let t26 = qd[8] * t25;
+    let vt13 = pair(-9.81, -9.81) * pair(s_q1, s_q2)
+        - pair(0.2, 0.2) * pair(qd[1], qd[2]) * pair(qd[1], qd[2]);
+    let vt14 = pair(9.81, 9.81) * pair(c_q1, c_q2)
+        - pair(0.2, 0.2) * pair(qdd[1], qdd[2]);
+    let vt15 = pair(qd[1], qd[2]) + pair(qd[5], qd[7]);
+    let vt16 = pair(qdd[1], qdd[2]) + pair(qdd[5], qdd[7]);
+    let vt17 = pair(c_q6, c_q8) * vt15;
+    let vt18 = pair(s_q6, s_q8) * vt15;
+    let vt19 = pair(qd[6], qd[8]) * vt18;
     let t27 = c_q9 * t9 + s_q9 * t7;
     let t28 = c_q9 * t7 - s_q9 * t9;
     let t29 = t7 * t9;
@@ -623,8 +618,7 @@ fn inverse_dynamics_with_body(
     let t40 = qd[10] + t28;
     let t41 = c_q9 * t12 + qdd[10] - s_q9 * t11 - qd[9] * t27;
     let t42 = s_q10 * t37 + c_q10 * t36 + qd[10] * t38;
-    let t43 = t17 * t18;
-    let t44 = t24 * t25;
+    let vt43 = vt17 * vt18;
     let t45 = t38 * t40;
     let t46 = t38 * t39;
     let t47 = 0.015 * (t40 * t40 + t39 * t39);
@@ -639,40 +633,40 @@ fn inverse_dynamics_with_body(
     let t55 = 0.00019 * (t37 + t28 * t35) + s_q10 * t51 - 0.000005 * c_q10 * t54;
     let t56 = 0.00019 * (t36 - t27 * t28) + 0.000005 * s_q10 * t54 + c_q10 * t51;
     let t57 = s_q9 * t52 + c_q9 * t48;
-    let t58 = c_q8 * (-0.0225 * (s_q7 * t20 + c_q7 * t21) - 0.01349 * t26)
-        + 0.00675 * t23 + s_q8 * (0.00001 * qd[8] * t24 - 0.00674 * s_q8 * t23);
-    let t59 = c_q6 * (-0.0225 * (s_q5 * t13 + c_q5 * t14) - 0.01349 * t19)
-        + 0.00675 * t16 + s_q6 * (0.00001 * qd[6] * t17 - 0.00674 * s_q6 * t16);
+    let vt59 = pair(c_q6, c_q8)
+        * (pair(-0.0225, -0.0225) * (pair(s_q5, s_q7) * vt13 + pair(c_q5, c_q7) * vt14)
+            - pair(0.01349, 0.01349) * vt19) + pair(0.00675, 0.00675) * vt16
+        + pair(s_q6, s_q8)
+            * (pair(0.00001, 0.00001) * pair(qd[6], qd[8]) * vt17
+                - pair(0.00674, 0.00674) * pair(s_q6, s_q8) * vt16);
+    let (t59, t58) = pair_lanes(vt59);
     let t60 = c_q4 * (s_q9 * t55 + c_q9 * t50 - 0.1575 * t3 - 0.13499 * t10 - 0.45 * t53)
         + 0.0675 * t5 + s_q4 * (0.0675 * t8 + c_q9 * t55 - 0.06749 * t11 - s_q9 * t50);
-    [
-        0.018 * qdd[0] + t60 - 0.93195 * c_q0
-            - 0.2
-                * (c_q3 * (0.1575 * t34 + t53)
-                    - s_q3
-                        * (c_q4 * (c_q9 * t52 - 0.1575 * t30 - s_q9 * t48)
-                            - s_q4 * (0.1575 * t32 + t57))),
-        0.006 * qdd[1] + t59 - 0.34335 * c_q1
-            - 0.2
-                * (c_q5 * (0.045 * t19 - 0.0225 * c_q6 * t16)
-                    - s_q5
-                        * (-0.0225 * c_q6 * (t17 * t17 + qd[6] * qd[6])
-                            - 0.0225 * s_q6 * (qdd[6] + t43))),
-        0.006 * qdd[2] + t58 - 0.34335 * c_q2
-            - 0.2
-                * (c_q7 * (0.045 * t26 - 0.0225 * c_q8 * t23)
-                    - s_q7
-                        * (-0.0225 * c_q8 * (t24 * t24 + qd[8] * qd[8])
-                            - 0.0225 * s_q8 * (qdd[8] + t44))),
-        t60,
-        0.0675 * qdd[4] + 0.06749 * t29 + t56 + 0.45 * t57 - 0.1575 * t6,
-        t59,
-        0.00675 * qdd[6] + 0.00674 * t43 - 0.0225 * s_q6 * (c_q5 * t13 - s_q5 * t14),
-        t58,
-        0.00675 * qdd[8] + 0.00674 * t44 - 0.0225 * s_q8 * (c_q7 * t20 - s_q7 * t21),
-        t56,
-        t50,
-    ]
+    let o0 = 0.018 * qdd[0] + t60 - 0.93195 * c_q0
+        - 0.2
+            * (c_q3 * (0.1575 * t34 + t53)
+                - s_q3
+                    * (c_q4 * (c_q9 * t52 - 0.1575 * t30 - s_q9 * t48)
+                        - s_q4 * (0.1575 * t32 + t57)));
+    let vo1 = pair(0.006, 0.006) * pair(qdd[1], qdd[2]) + vt59
+        - pair(0.34335, 0.34335) * pair(c_q1, c_q2)
+        - pair(0.2, 0.2)
+            * (pair(c_q5, c_q7)
+                * (pair(0.045, 0.045) * vt19
+                    - pair(0.0225, 0.0225) * pair(c_q6, c_q8) * vt16)
+                - pair(s_q5, s_q7)
+                    * (pair(-0.0225, -0.0225) * pair(c_q6, c_q8)
+                        * (vt17 * vt17 + pair(qd[6], qd[8]) * pair(qd[6], qd[8]))
+                        - pair(0.0225, 0.0225) * pair(s_q6, s_q8)
+                            * (pair(qdd[6], qdd[8]) + vt43)));
+    let (o1, o2) = pair_lanes(vo1);
+    let o4 = 0.0675 * qdd[4] + 0.06749 * t29 + t56 + 0.45 * t57 - 0.1575 * t6;
+    let vo6 = pair(0.00675, 0.00675) * pair(qdd[6], qdd[8])
+        + pair(0.00674, 0.00674) * vt43
+        - pair(0.0225, 0.0225) * pair(s_q6, s_q8)
+            * (pair(c_q5, c_q7) * vt13 - pair(s_q5, s_q7) * vt14);
+    let (o6, o8) = pair_lanes(vo6);
+    [o0, o1, o2, t60, o4, t59, o6, t58, o8, t56, t50]
 }
 
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -811,14 +805,11 @@ pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t3 = qd[4] * t2;
     let t4 = s_q4 * t1;
     let t5 = qd[4] * t4;
-    let t6 = -9.81 * s_q1 - 0.2 * qd[1] * qd[1];
-    let t7 = qd[1] + qd[5];
-    let t8 = s_q6 * t7;
-    let t9 = qd[6] * t8;
-    let t10 = -9.81 * s_q2 - 0.2 * qd[2] * qd[2];
-    let t11 = qd[2] + qd[7];
-    let t12 = s_q8 * t11;
-    let t13 = qd[8] * t12;
+    let vt6 = pair(-9.81, -9.81) * pair(s_q1, s_q2)
+        - pair(0.2, 0.2) * pair(qd[1], qd[2]) * pair(qd[1], qd[2]);
+    let vt7 = pair(qd[1], qd[2]) + pair(qd[5], qd[7]);
+    let vt8 = pair(s_q6, s_q8) * vt7;
+    let vt9 = pair(qd[6], qd[8]) * vt8;
     let t14 = c_q9 * t4 + s_q9 * t2;
     let t15 = c_q9 * t2 - s_q9 * t4;
     let t16 = t2 * t4;
@@ -826,8 +817,7 @@ pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t18 = c_q10 * t14 - s_q10 * t17;
     let t19 = s_q10 * t14 + c_q10 * t17;
     let t20 = qd[10] + t15;
-    let t21 = c_q6 * t7;
-    let t22 = c_q8 * t11;
+    let vt21 = pair(c_q6, c_q8) * vt7;
     let t23 = t18 * t20;
     let t24 = t18 * t19;
     let t25 = qd[9] * t15 + c_q9 * t3 - s_q9 * t5;
@@ -838,10 +828,12 @@ pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t30 = c_q9 * t5 + qd[9] * t14 + s_q9 * t3;
     let t31 = 9.81 * c_q0 * c_q3 + s_q3 * t0;
     let t32 = t19 * t20;
-    let t33 = c_q6
-        * (0.00001 * t9 - 0.01349 * t9 - 0.0225 * (9.81 * c_q1 * c_q5 + s_q5 * t6));
-    let t34 = c_q8
-        * (0.00001 * t13 - 0.01349 * t13 - 0.0225 * (9.81 * c_q2 * c_q7 + s_q7 * t10));
+    let vt33 = pair(c_q6, c_q8)
+        * (pair(0.00001, 0.00001) * vt9 - pair(0.01349, 0.01349) * vt9
+            - pair(0.0225, 0.0225)
+                * (pair(9.81, 9.81) * pair(c_q1, c_q2) * pair(c_q5, c_q7)
+                    + pair(s_q5, s_q7) * vt6));
+    let (t33, t34) = pair_lanes(vt33);
     let t35 = t2 * t2 + qd[4] * qd[4];
     let t36 = t20 * t20 + t19 * t19;
     let t37 = c_q4 * t27 - 0.45 * t35;
@@ -857,30 +849,26 @@ pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t46 = s_q4 * (0.00001 * t3 + c_q9 * t41 - s_q9 * t42)
         + c_q4 * (s_q9 * t41 + c_q9 * t42 - 0.13499 * t5 - 0.1575 * t31 - 0.45 * t43);
     let t47 = c_q10 * t40 + 0.000005 * s_q10 * t32 - 0.00019 * t14 * t15;
-    [
-        t46 - 0.93195 * c_q0
-            - 0.2
-                * (c_q3 * (0.315 * t5 + t43)
-                    - s_q3
-                        * (c_q4 * (c_q9 * t44 + 0.015 * s_q9 * t38 - 0.1575 * t35)
-                            - s_q4 * (0.1575 * t16 + t45))),
-        t33 - 0.34335 * c_q1
-            - 0.2
-                * (0.045 * c_q5 * t9
-                    + 0.0225 * s_q5 * c_q6 * (t21 * t21 + qd[6] * qd[6] + t8 * t8)),
-        t34 - 0.34335 * c_q2
-            - 0.2
-                * (0.045 * c_q7 * t13
-                    + 0.0225 * s_q7 * c_q8 * (t22 * t22 + qd[8] * qd[8] + t12 * t12)),
-        t46,
-        0.06749 * t16 + 0.45 * t45 + t47 - 0.1575 * t28,
-        t33,
-        0.00674 * t8 * t21 - 0.0225 * s_q6 * (c_q5 * t6 - 9.81 * c_q1 * s_q5),
-        t34,
-        0.00674 * t12 * t22 - 0.0225 * s_q8 * (c_q7 * t10 - 9.81 * c_q2 * s_q7),
-        t47,
-        t42,
-    ]
+    let o0 = t46 - 0.93195 * c_q0
+        - 0.2
+            * (c_q3 * (0.315 * t5 + t43)
+                - s_q3
+                    * (c_q4 * (c_q9 * t44 + 0.015 * s_q9 * t38 - 0.1575 * t35)
+                        - s_q4 * (0.1575 * t16 + t45)));
+    let vo1 = vt33 - pair(0.34335, 0.34335) * pair(c_q1, c_q2)
+        - pair(0.2, 0.2)
+            * (pair(0.045, 0.045) * pair(c_q5, c_q7) * vt9
+                + pair(0.0225, 0.0225) * pair(s_q5, s_q7) * pair(c_q6, c_q8)
+                    * (vt21 * vt21 + pair(qd[6], qd[8]) * pair(qd[6], qd[8])
+                        + vt8 * vt8));
+    let (o1, o2) = pair_lanes(vo1);
+    let o4 = 0.06749 * t16 + 0.45 * t45 + t47 - 0.1575 * t28;
+    let vo6 = pair(0.00674, 0.00674) * vt8 * vt21
+        - pair(0.0225, 0.0225) * pair(s_q6, s_q8)
+            * (pair(c_q5, c_q7) * vt6
+                - pair(9.81, 9.81) * pair(c_q1, c_q2) * pair(s_q5, s_q7));
+    let (o6, o8) = pair_lanes(vo6);
+    [o0, o1, o2, t46, o4, t33, o6, t34, o8, t47, t42]
 }
 
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -1277,12 +1265,9 @@ fn forward_dynamics_with_body(
     let t1 = qd[4] * t0;
     let t2 = c_q4 * t1;
     let t3 = s_q4 * t1;
-    let t4 = qd[1] + qd[5];
-    let t5 = s_q6 * t4;
-    let t6 = qd[6] * t5;
-    let t7 = qd[2] + qd[7];
-    let t8 = s_q8 * t7;
-    let t9 = qd[8] * t8;
+    let vt4 = pair(qd[1], qd[2]) + pair(qd[5], qd[7]);
+    let vt5 = pair(s_q6, s_q8) * vt4;
+    let vt6 = pair(qd[6], qd[8]) * vt5;
     let t10 = s_q4 * t0;
     let t11 = c_q4 * t0;
     let t12 = c_q9 * t10 + s_q9 * t11;
@@ -1296,33 +1281,25 @@ fn forward_dynamics_with_body(
     let t20 = s_q10 * t12 + c_q10 * t17;
     let t21 = qd[10] + t13;
     let t22 = qd[10] * t19;
-    let t23 = c_q6 * t4;
-    let t24 = t5 * t23;
-    let t25 = c_q8 * t7;
-    let t26 = t8 * t25;
+    let vt23 = pair(c_q6, c_q8) * vt4;
+    let vt24 = vt5 * vt23;
     let t27 = t19 * t21;
     let t28 = t19 * t20;
-    let t29 = s_q6 * s_q6;
-    let t30 = s_q8 * s_q8;
+    let vt29 = pair(s_q6, s_q8) * pair(s_q6, s_q8);
     let t31 = s_q10 * c_q10;
     let t32 = s_q9 * t31;
     let t33 = s_q10 * s_q10;
-    let t34 = c_q6 * c_q6;
-    let t35 = 0.00001 * t29 + 0.00675 * t34;
-    let inv0 = 1.0 / t35;
-    let t36 = c_q8 * c_q8;
-    let t37 = 0.00001 * t30 + 0.00675 * t36;
-    let inv1 = 1.0 / t37;
+    let vt34 = pair(c_q6, c_q8) * pair(c_q6, c_q8);
+    let vt35 = pair(0.00001, 0.00001) * vt29 + pair(0.00675, 0.00675) * vt34;
+    let vinv0 = pair(1.0, 1.0) / vt35;
     let t38 = c_q9 * t31;
     let t39 = c_q10 * c_q10;
     let t40 = 0.00019 * t33 + 0.001125 * t39;
     let inv2 = 1.0 / t40;
     let t41 = qd[0] * (c_q3 * qd[0]);
     let t42 = qd[0] * (s_q3 * qd[0]);
-    let t43 = qd[1] * (c_q5 * qd[1]);
-    let t44 = qd[1] * (s_q5 * qd[1]);
-    let t45 = qd[2] * (c_q7 * qd[2]);
-    let t46 = qd[2] * (s_q7 * qd[2]);
+    let vt43 = pair(qd[1], qd[2]) * (pair(c_q5, c_q7) * pair(qd[1], qd[2]));
+    let vt44 = pair(qd[1], qd[2]) * (pair(s_q5, s_q7) * pair(qd[1], qd[2]));
     let t47 = c_q9 * t15 + 0.45 * s_q9 * t16;
     let t48 = 0.45 * c_q9 * t16 - s_q9 * t15;
     let t49 = -0.015 * (t21 * t21 + t20 * t20);
@@ -1353,20 +1330,15 @@ fn forward_dynamics_with_body(
     let t72 = 0.2025 * t65 + 0.00675;
     let inv3 = 1.0 / t72;
     let t73 = s_q9 * t59 + c_q9 * t61;
-    let t74 = 0.025 * t30 + 0.1 * t36;
-    let t75 = 0.01348 * c_q8 * t9 + tau[7];
-    let t76 = 0.1 - 0.00050625 * c_q8 * c_q8 * inv1;
-    let t77 = s_q7 * c_q7;
-    let t78 = s_q7 * s_q7 * t74 + c_q7 * c_q7 * t76;
-    let t79 = 0.04 * t78 + 0.002;
-    let inv4 = 1.0 / t79;
-    let t80 = 0.025 * t29 + 0.1 * t34;
-    let t81 = 0.01348 * c_q6 * t6 + tau[5];
-    let t82 = 0.1 - 0.00050625 * c_q6 * c_q6 * inv0;
-    let t83 = s_q5 * c_q5;
-    let t84 = s_q5 * s_q5 * t80 + c_q5 * c_q5 * t82;
-    let t85 = 0.04 * t84 + 0.002;
-    let inv5 = 1.0 / t85;
+    let vt80 = pair(0.025, 0.025) * vt29 + pair(0.1, 0.1) * vt34;
+    let vt81 = pair(0.01348, 0.01348) * pair(c_q6, c_q8) * vt6 + pair(tau[5], tau[7]);
+    let vt82 = pair(0.1, 0.1)
+        - pair(0.00050625, 0.00050625) * pair(c_q6, c_q8) * pair(c_q6, c_q8) * vinv0;
+    let vt83 = pair(s_q5, s_q7) * pair(c_q5, c_q7);
+    let vt84 = pair(s_q5, s_q7) * pair(s_q5, s_q7) * vt80
+        + pair(c_q5, c_q7) * pair(c_q5, c_q7) * vt82;
+    let vt85 = pair(0.04, 0.04) * vt84 + pair(0.002, 0.002);
+    let vinv5 = pair(1.0, 1.0) / vt85;
     let t86 = 0.45 * t73 + tau[4] - 0.00674 * t16 - tau[9];
     let t87 = t64 - 0.45 * t64 * t71 * inv3;
     let t88 = -0.2025 * t64 * t68 * inv3 - t67;
@@ -1421,26 +1393,26 @@ fn forward_dynamics_with_body(
         - 1.962 * s_q0 * (c_q3 * t104 + s_q3 * t105)
         - 9.81 * c_q0 * (-0.2 * t106 - 0.015);
     let t109 = inv7 * t108;
-    let t110 = tau[1] - tau[5]
-        - 0.2
-            * (c_q5 * (0.2 * t44 * t82 + 0.0225 * c_q6 * inv0 * t81 - 0.045 * t6)
-                - s_q5
-                    * (0.0225 * c_q6 * (t23 * t23 + qd[6] * qd[6]) + 0.2 * t43 * t80
-                        - s_q6
-                            * (-0.000033333333333333335 * t24
-                                - 3.3333333333333335 * tau[6])))
-        - 1.962 * s_q1 * t83 * (t82 - t80) - 9.81 * c_q1 * (-0.2 * t84 - 0.015);
-    let t111 = inv5 * t110;
-    let t112 = tau[2] - tau[7]
-        - 0.2
-            * (c_q7 * (0.2 * t46 * t76 + 0.0225 * c_q8 * inv1 * t75 - 0.045 * t9)
-                - s_q7
-                    * (0.0225 * c_q8 * (t25 * t25 + qd[8] * qd[8]) + 0.2 * t45 * t74
-                        - s_q8
-                            * (-0.000033333333333333335 * t26
-                                - 3.3333333333333335 * tau[8])))
-        - 1.962 * s_q2 * t77 * (t76 - t74) - 9.81 * c_q2 * (-0.2 * t78 - 0.015);
-    let t113 = inv4 * t112;
+    let vt110 = pair(tau[1], tau[2]) - pair(tau[5], tau[7])
+        - pair(0.2, 0.2)
+            * (pair(c_q5, c_q7)
+                * (pair(0.2, 0.2) * vt44 * vt82
+                    + pair(0.0225, 0.0225) * pair(c_q6, c_q8) * vinv0 * vt81
+                    - pair(0.045, 0.045) * vt6)
+                - pair(s_q5, s_q7)
+                    * (pair(0.0225, 0.0225) * pair(c_q6, c_q8)
+                        * (vt23 * vt23 + pair(qd[6], qd[8]) * pair(qd[6], qd[8]))
+                        + pair(0.2, 0.2) * vt43 * vt80
+                        - pair(s_q6, s_q8)
+                            * (pair(-0.000033333333333333335, -0.000033333333333333335)
+                                * vt24
+                                - pair(3.3333333333333335, 3.3333333333333335)
+                                    * pair(tau[6], tau[8]))))
+        - pair(1.962, 1.962) * pair(s_q1, s_q2) * vt83 * (vt82 - vt80)
+        - pair(9.81, 9.81) * pair(c_q1, c_q2)
+            * (pair(-0.2, -0.2) * vt84 - pair(0.015, 0.015));
+    let vt111 = vinv5 * vt110;
+    let (t111, t113) = pair_lanes(vt111);
     let t114 = 9.81 * c_q0 - 0.2 * t109;
     let t115 = -9.81 * s_q0 * c_q3 - 0.2 * t41 - s_q3 * t114;
     let t116 = c_q3 * t114 - 9.81 * s_q0 * s_q3 - 0.2 * t42;
@@ -1453,38 +1425,31 @@ fn forward_dynamics_with_body(
     let t123 = t86 + t71 * t119 + 0.1077127659574468 * t32 * t116 - t70 * t121
         - 0.45 * (t64 * t122 + t68 * t120);
     let t124 = inv3 * t123;
-    let t125 = 9.81 * c_q1 - 0.2 * t111;
-    let t126 = 9.81 * c_q2 - 0.2 * t113;
+    let vt125 = pair(9.81, 9.81) * pair(c_q1, c_q2) - pair(0.2, 0.2) * vt111;
     let t127 = 0.45 * t124 - t119;
-    [
-        t109,
-        t111,
-        t113,
-        t117,
-        t124,
-        inv0
-            * (t81 + 0.0225 * c_q6 * (c_q5 * t125 - 9.81 * s_q1 * s_q5 - 0.2 * t44)
-                - t35 * inv5 * t110),
-        148.14814814814815
-            * (tau[6] + 0.0225 * s_q6 * (-9.81 * s_q1 * c_q5 - 0.2 * t43 - s_q5 * t125)
-                - 0.00674 * t24),
-        inv1
-            * (t75 + 0.0225 * c_q8 * (c_q7 * t126 - 9.81 * s_q2 * s_q7 - 0.2 * t46)
-                - t37 * inv4 * t112),
-        148.14814814814815
-            * (tau[8] + 0.0225 * s_q8 * (-9.81 * s_q2 * c_q7 - 0.2 * t45 - s_q7 * t126)
-                - 0.00674 * t26),
-        inv2
-            * (t55 + 0.015 * c_q10 * (t48 + c_q9 * t127 - s_q9 * t122)
-                - t40 * inv3 * t123
-                - 0.000935 * t31 * (t18 + c_q9 * t120 + s_q9 * t121)),
-        1063.8297872340424
-            * (0.000935 * t28 + tau[10]
-                - 0.00094 * (c_q9 * t121 - qd[9] * t12 - s_q9 * t120)
-                - 0.015
-                    * (s_q10 * (t47 + c_q9 * t122 + s_q9 * t127)
-                        + c_q10 * (0.45 * (t3 - t121) + t116))),
-    ]
+    let vo5 = vinv0
+        * (vt81
+            + pair(0.0225, 0.0225) * pair(c_q6, c_q8)
+                * (pair(c_q5, c_q7) * vt125
+                    - pair(9.81, 9.81) * pair(s_q1, s_q2) * pair(s_q5, s_q7)
+                    - pair(0.2, 0.2) * vt44) - vt35 * vinv5 * vt110);
+    let (o5, o7) = pair_lanes(vo5);
+    let vo6 = pair(148.14814814814815, 148.14814814814815)
+        * (pair(tau[6], tau[8])
+            + pair(0.0225, 0.0225) * pair(s_q6, s_q8)
+                * (pair(-9.81, -9.81) * pair(s_q1, s_q2) * pair(c_q5, c_q7)
+                    - pair(0.2, 0.2) * vt43 - pair(s_q5, s_q7) * vt125)
+            - pair(0.00674, 0.00674) * vt24);
+    let (o6, o8) = pair_lanes(vo6);
+    let o9 = inv2
+        * (t55 + 0.015 * c_q10 * (t48 + c_q9 * t127 - s_q9 * t122) - t40 * inv3 * t123
+            - 0.000935 * t31 * (t18 + c_q9 * t120 + s_q9 * t121));
+    let o10 = 1063.8297872340424
+        * (0.000935 * t28 + tau[10] - 0.00094 * (c_q9 * t121 - qd[9] * t12 - s_q9 * t120)
+            - 0.015
+                * (s_q10 * (t47 + c_q9 * t122 + s_q9 * t127)
+                    + c_q10 * (0.45 * (t3 - t121) + t116)));
+    [t109, t111, t113, t117, t124, o5, o6, o7, o8, o9, o10]
 }
 
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -4381,36 +4346,29 @@ fn forward_dynamics_derivatives_with_body(
     let (s_q10, c_q10) = sin_cos(q[10]);
     let t0 = s_q0 * s_q3;
     let t1 = s_q0 * c_q3;
-    let t2 = s_q1 * c_q5;
-    let t3 = s_q1 * s_q5;
-    let t4 = s_q2 * c_q7;
-    let t5 = s_q2 * s_q7;
+    let vt3 = pair(s_q1, s_q2) * pair(s_q5, s_q7);
+    let vt2 = pair(s_q1, s_q2) * pair(c_q5, c_q7);
     let t6 = s_q4 * c_q9;
     let t7 = c_q4 * s_q9;
     let t8 = t6 + t7;
     let t9 = s_q4 * s_q9;
     let t10 = c_q4 * c_q9;
     let t11 = t10 - t9;
-    let t12 = s_q6 * qd[6];
+    let vt12 = pair(s_q6, s_q8) * pair(qd[6], qd[8]);
     let t13 = s_q4 * qd[4];
     let t14 = c_q4 * qd[4];
-    let t15 = s_q8 * qd[8];
     let t16 = -9.81 * s_q0 - 0.2 * qd[0] * qd[0];
     let t17 = qd[0] + qd[3];
     let t18 = s_q4 * t17;
     let t19 = c_q4 * t17;
     let t20 = qd[4] * t19;
     let t21 = qd[4] * t18;
-    let t22 = -9.81 * s_q1 - 0.2 * qd[1] * qd[1];
-    let t23 = qd[1] + qd[5];
-    let t24 = c_q6 * t23;
-    let t25 = qd[6] * t24;
-    let t26 = t12 * t23;
-    let t27 = -9.81 * s_q2 - 0.2 * qd[2] * qd[2];
-    let t28 = qd[2] + qd[7];
-    let t29 = c_q8 * t28;
-    let t30 = qd[8] * t29;
-    let t31 = t15 * t28;
+    let vt22 = pair(-9.81, -9.81) * pair(s_q1, s_q2)
+        - pair(0.2, 0.2) * pair(qd[1], qd[2]) * pair(qd[1], qd[2]);
+    let vt23 = pair(qd[1], qd[2]) + pair(qd[5], qd[7]);
+    let vt24 = pair(c_q6, c_q8) * vt23;
+    let vt25 = pair(qd[6], qd[8]) * vt24;
+    let vt26 = vt12 * vt23;
     let t32 = c_q9 * t18 + s_q9 * t19;
     let t33 = c_q9 * t19 - s_q9 * t18;
     let t34 = t19 * t19;
@@ -4422,27 +4380,19 @@ fn forward_dynamics_derivatives_with_body(
     let t40 = s_q10 * t32 + c_q10 * t37;
     let t41 = qd[10] + t33;
     let t42 = qd[10] * t39;
-    let t43 = t24 * t24;
-    let t44 = s_q6 * t24;
-    let t45 = t23 * t44;
-    let t46 = t29 * t29;
-    let t47 = s_q8 * t29;
-    let t48 = t28 * t47;
+    let vt43 = vt24 * vt24;
+    let vt44 = pair(s_q6, s_q8) * vt24;
+    let vt45 = vt23 * vt44;
     let t49 = t39 * t41;
     let t50 = t39 * t40;
-    let t51 = s_q6 * s_q6;
-    let t52 = s_q8 * s_q8;
+    let vt51 = pair(s_q6, s_q8) * pair(s_q6, s_q8);
     let t53 = s_q9 * s_q10;
     let t54 = c_q10 * t53;
     let t55 = s_q10 * s_q10;
-    let t56 = c_q6 * c_q6;
-    let t57 = c_q5 * c_q6;
-    let t58 = 0.00001 * t51 + 0.00675 * t56;
-    let inv0 = 1.0 / t58;
-    let t59 = c_q8 * c_q8;
-    let t60 = c_q7 * c_q8;
-    let t61 = 0.00001 * t52 + 0.00675 * t59;
-    let inv1 = 1.0 / t61;
+    let vt56 = pair(c_q6, c_q8) * pair(c_q6, c_q8);
+    let vt57 = pair(c_q5, c_q7) * pair(c_q6, c_q8);
+    let vt58 = pair(0.00001, 0.00001) * vt51 + pair(0.00675, 0.00675) * vt56;
+    let vinv0 = pair(1.0, 1.0) / vt58;
     let t62 = s_q10 * c_q10;
     let t63 = c_q9 * t62;
     let t64 = c_q4 * t54;
@@ -4457,23 +4407,19 @@ fn forward_dynamics_derivatives_with_body(
     let t72 = t71
         - 0.2 * (0.015 * c_q3 * c_q10 - 0.015 * s_q3 * (t10 * s_q10 - s_q4 * t53));
     let t73 = -9.81 * (c_q0 * s_q3 + t1);
-    let t74 = -9.81 * c_q6 * (t2 + c_q1 * s_q5);
-    let t75 = -9.81 * c_q8 * (t4 + c_q2 * s_q7);
-    let t76 = 0.0225 * (t43 + qd[6] * qd[6]);
-    let t77 = 0.0225 * (t46 + qd[8] * qd[8]);
+    let vt74 = pair(-9.81, -9.81) * pair(c_q6, c_q8)
+        * (vt2 + pair(c_q1, c_q2) * pair(s_q5, s_q7));
+    let vt76 = pair(0.0225, 0.0225) * (vt43 + pair(qd[6], qd[8]) * pair(qd[6], qd[8]));
     let t78 = 0.015 * (t41 * t41 + t40 * t40);
     let t79 = c_q10 * t40;
     let t80 = t41 * t79;
     let t81 = s_q10 * t40;
-    let t82 = 0.0045 * t57 + 0.00675 - 0.00674 * t51;
-    let t83 = 0.0045 * t60 + 0.00675 - 0.00674 * t52;
+    let vt82 = pair(0.0045, 0.0045) * vt57 + pair(0.00675, 0.00675)
+        - pair(0.00674, 0.00674) * vt51;
     let t84 = 0.1575 - 0.015 * t66;
-    let t85 = 0.00675 - 0.00674 * t51;
-    let inv3 = 1.0 / t85;
-    let t86 = 0.00675 - 0.00674 * t52;
-    let inv4 = 1.0 / t86;
-    let t87 = s_q6 * t23;
-    let t88 = s_q8 * t28;
+    let vt85 = pair(0.00675, 0.00675) - pair(0.00674, 0.00674) * vt51;
+    let vinv3 = pair(1.0, 1.0) / vt85;
+    let vt87 = pair(s_q6, s_q8) * vt23;
     let t89 = t11 * qd[9] + qd[4] * (t10 - t9);
     let t90 = t41 * t62;
     let t91 = c_q10 * t41;
@@ -4498,14 +4444,12 @@ fn forward_dynamics_derivatives_with_body(
     let t110 = 0.015
         * (c_q10 * (0.9 * t13 - 0.4 * t108) + s_q10 * (s_q9 * t98 + c_q9 * t100)) - t109;
     let t111 = s_q10 * t41;
-    let t112 = c_q6 * t12;
-    let t113 = s_q5 * qd[1];
-    let t114 = 0.045 * c_q5 * t12 + 0.045 * s_q5 * (s_q6 * t44 + t56 * t24);
-    let t115 = c_q5 * qd[1];
-    let t116 = c_q8 * t15;
-    let t117 = s_q7 * qd[2];
-    let t118 = 0.045 * c_q7 * t15 + 0.045 * s_q7 * (s_q8 * t47 + t59 * t29);
-    let t119 = c_q7 * qd[2];
+    let vt112 = pair(c_q6, c_q8) * vt12;
+    let vt113 = pair(s_q5, s_q7) * pair(qd[1], qd[2]);
+    let vt114 = pair(0.045, 0.045) * pair(c_q5, c_q7) * vt12
+        + pair(0.045, 0.045) * pair(s_q5, s_q7)
+            * (pair(s_q6, s_q8) * vt44 + vt56 * vt24);
+    let vt115 = pair(c_q5, c_q7) * pair(qd[1], qd[2]);
     let t120 = t101 - 0.0135 * (t10 * t18 + t7 * t19);
     let t121 = t103 + s_q10 * t120;
     let t122 = 0.015 * (0.9 * c_q10 * t13 + 0.9 * s_q10 * (t7 * t18 - t10 * t19)) - t109;
@@ -4521,16 +4465,13 @@ fn forward_dynamics_derivatives_with_body(
     let t132 = c_q9 * s_q10;
     let t133 = 0.000935 * t130 - 0.00094 * t131;
     let t134 = 0.0135 * (c_q10 * t18 - qd[4] * t132) - t133;
-    let t135 = c_q6 * qd[6];
-    let t136 = c_q8 * qd[8];
+    let vt135 = pair(c_q6, c_q8) * pair(qd[6], qd[8]);
     let t137 = t127 + s_q10 * t125;
     let t138 = 0.001875 * t105 - 0.000005 * t79;
     let t139 = qd[0] * t96;
     let t140 = qd[0] * t108;
-    let t141 = qd[1] * t115;
-    let t142 = qd[1] * t113;
-    let t143 = qd[2] * t119;
-    let t144 = qd[2] * t117;
+    let vt141 = pair(qd[1], qd[2]) * vt115;
+    let vt142 = pair(qd[1], qd[2]) * vt113;
     let t145 = c_q9 * t35 + 0.45 * s_q9 * t36;
     let t146 = 0.45 * c_q9 * t36 - s_q9 * t35;
     let t147 = t40 * (0.00019 * qd[10] - 0.000185 * t41);
@@ -4560,20 +4501,16 @@ fn forward_dynamics_derivatives_with_body(
     let t169 = 0.2025 * t162 + 0.00675;
     let inv5 = 1.0 / t169;
     let t170 = s_q9 * t156 + c_q9 * t158;
-    let t171 = 0.025 * t52 + 0.1 * t59;
-    let t172 = 0.01348 * qd[8] * t47 + tau[7];
-    let t173 = 0.1 - 0.00050625 * c_q8 * c_q8 * inv1;
-    let t174 = s_q7 * c_q7;
-    let t175 = s_q7 * s_q7 * t171 + c_q7 * c_q7 * t173;
-    let t176 = 0.04 * t175 + 0.002;
-    let inv6 = 1.0 / t176;
-    let t177 = 0.025 * t51 + 0.1 * t56;
-    let t178 = 0.01348 * qd[6] * t44 + tau[5];
-    let t179 = 0.1 - 0.00050625 * c_q6 * c_q6 * inv0;
-    let t180 = s_q5 * c_q5;
-    let t181 = s_q5 * s_q5 * t177 + c_q5 * c_q5 * t179;
-    let t182 = 0.04 * t181 + 0.002;
-    let inv7 = 1.0 / t182;
+    let vt177 = pair(0.025, 0.025) * vt51 + pair(0.1, 0.1) * vt56;
+    let vt178 = pair(0.01348, 0.01348) * pair(qd[6], qd[8]) * vt44
+        + pair(tau[5], tau[7]);
+    let vt179 = pair(0.1, 0.1)
+        - pair(0.00050625, 0.00050625) * pair(c_q6, c_q8) * pair(c_q6, c_q8) * vinv0;
+    let vt180 = pair(s_q5, s_q7) * pair(c_q5, c_q7);
+    let vt181 = pair(s_q5, s_q7) * pair(s_q5, s_q7) * vt177
+        + pair(c_q5, c_q7) * pair(c_q5, c_q7) * vt179;
+    let vt182 = pair(0.04, 0.04) * vt181 + pair(0.002, 0.002);
+    let vinv7 = pair(1.0, 1.0) / vt182;
     let t183 = 0.45 * t170 + tau[4] - 0.00674 * t36 - tau[9];
     let t184 = t161 - 0.45 * t161 * t168 * inv5;
     let t185 = -0.2025 * t161 * t165 * inv5 - t164;
@@ -4630,26 +4567,23 @@ fn forward_dynamics_derivatives_with_body(
         - 1.962 * s_q0 * (c_q3 * t201 + s_q3 * t202)
         - 9.81 * c_q0 * (-0.2 * t203 - 0.015);
     let t206 = inv9 * t205;
-    let t207 = tau[1] - tau[5]
-        - 0.2
-            * (c_q5 * (0.2 * t142 * t179 + 0.0225 * c_q6 * inv0 * t178 - 0.045 * t26)
-                - s_q5
-                    * (c_q6 * t76 + 0.2 * t141 * t177
-                        - s_q6
-                            * (-0.000033333333333333335 * t45
-                                - 3.3333333333333335 * tau[6])))
-        - 1.962 * s_q1 * t180 * (t179 - t177) - 9.81 * c_q1 * (-0.2 * t181 - 0.015);
-    let t208 = inv7 * t207;
-    let t209 = tau[2] - tau[7]
-        - 0.2
-            * (c_q7 * (0.2 * t144 * t173 + 0.0225 * c_q8 * inv1 * t172 - 0.045 * t31)
-                - s_q7
-                    * (c_q8 * t77 + 0.2 * t143 * t171
-                        - s_q8
-                            * (-0.000033333333333333335 * t48
-                                - 3.3333333333333335 * tau[8])))
-        - 1.962 * s_q2 * t174 * (t173 - t171) - 9.81 * c_q2 * (-0.2 * t175 - 0.015);
-    let t210 = inv6 * t209;
+    let vt207 = pair(tau[1], tau[2]) - pair(tau[5], tau[7])
+        - pair(0.2, 0.2)
+            * (pair(c_q5, c_q7)
+                * (pair(0.2, 0.2) * vt142 * vt179
+                    + pair(0.0225, 0.0225) * pair(c_q6, c_q8) * vinv0 * vt178
+                    - pair(0.045, 0.045) * vt26)
+                - pair(s_q5, s_q7)
+                    * (pair(c_q6, c_q8) * vt76 + pair(0.2, 0.2) * vt141 * vt177
+                        - pair(s_q6, s_q8)
+                            * (pair(-0.000033333333333333335, -0.000033333333333333335)
+                                * vt45
+                                - pair(3.3333333333333335, 3.3333333333333335)
+                                    * pair(tau[6], tau[8]))))
+        - pair(1.962, 1.962) * pair(s_q1, s_q2) * vt180 * (vt179 - vt177)
+        - pair(9.81, 9.81) * pair(c_q1, c_q2)
+            * (pair(-0.2, -0.2) * vt181 - pair(0.015, 0.015));
+    let vt208 = vinv7 * vt207;
     let t211 = 9.81 * c_q0 - 0.2 * t206;
     let t212 = s_q3 * t211;
     let t213 = c_q3 * t211;
@@ -4662,24 +4596,17 @@ fn forward_dynamics_derivatives_with_body(
     let t220 = t183 + t168 * t217 + 0.1077127659574468 * t54 * t215 - t167 * t219
         - 0.45 * (c_q4 * t161 * t214 + t165 * t218);
     let t221 = inv5 * t220;
-    let t222 = 9.81 * c_q1 - 0.2 * t208;
-    let t223 = s_q5 * t222;
-    let t224 = c_q5 * t222;
-    let t225 = t208
-        + inv0
-            * (t178 + 0.0225 * c_q6 * (t224 - 9.81 * t3 - 0.2 * t142)
-                - t58 * inv7 * t207);
-    let t226 = s_q6 * t225;
-    let t227 = c_q6 * t225;
-    let t228 = 9.81 * c_q2 - 0.2 * t210;
-    let t229 = s_q7 * t228;
-    let t230 = c_q7 * t228;
-    let t231 = t210
-        + inv1
-            * (t172 + 0.0225 * c_q8 * (t230 - 9.81 * t5 - 0.2 * t144)
-                - t61 * inv6 * t209);
-    let t232 = s_q8 * t231;
-    let t233 = c_q8 * t231;
+    let vt222 = pair(9.81, 9.81) * pair(c_q1, c_q2) - pair(0.2, 0.2) * vt208;
+    let vt223 = pair(s_q5, s_q7) * vt222;
+    let vt224 = pair(c_q5, c_q7) * vt222;
+    let vt225 = vt208
+        + vinv0
+            * (vt178
+                + pair(0.0225, 0.0225) * pair(c_q6, c_q8)
+                    * (vt224 - pair(9.81, 9.81) * vt3 - pair(0.2, 0.2) * vt142)
+                - vt58 * vinv7 * vt207);
+    let vt226 = pair(s_q6, s_q8) * vt225;
+    let vt227 = pair(c_q6, c_q8) * vt225;
     let t234 = 0.45 * t221 - t217;
     let t235 = c_q9 * t219;
     let t236 = 0.45 * (t21 - t219);
@@ -4694,8 +4621,7 @@ fn forward_dynamics_derivatives_with_body(
         * (0.000935 * t50 + tau[10]
             - 0.015
                 * (s_q10 * (t145 + t10 * t214 + s_q9 * t234) + c_q10 * (t215 + t236)));
-    let t242 = s_q7 * s_q8;
-    let t243 = s_q5 * s_q6;
+    let vt243 = pair(s_q5, s_q7) * pair(s_q6, s_q8);
     let t244 = 9.81 * (t0 - c_q0 * c_q3);
     let t245 = qd[9] * t131;
     let t246 = -t40;
@@ -4709,8 +4635,8 @@ fn forward_dynamics_derivatives_with_body(
     let t253 = -t244 * (t7 + t6);
     let t254 = s_q10 * t244 * (t10 - t9) + c_q10 * t73;
     let t255 = c_q10 * t253;
-    let t256 = 9.81 * s_q6 * (t3 - c_q1 * c_q5);
-    let t257 = 9.81 * s_q8 * (t5 - c_q2 * c_q7);
+    let vt256 = pair(9.81, 9.81) * pair(s_q6, s_q8)
+        * (vt3 - pair(c_q1, c_q2) * pair(c_q5, c_q7));
     let t258 = t34 - t18 * t18;
     let t259 = t33 * t93;
     let t260 = t33 * t91 + t39 * t131;
@@ -4718,8 +4644,7 @@ fn forward_dynamics_derivatives_with_body(
     let t262 = 0.03 * (t41 * t131 + t33 * t81);
     let t263 = s_q10 * t262;
     let t264 = c_q10 * t262;
-    let t265 = t43 - t87 * t87;
-    let t266 = t46 - t88 * t88;
+    let vt265 = vt43 - vt87 * vt87;
     let t267 = t41 * t246;
     let t268 = t39 * t39 + t40 * t246;
     let t269 = 0.03 * (t11 * t41 + t8 * t81);
@@ -4756,12 +4681,11 @@ fn forward_dynamics_derivatives_with_body(
     let inv12 = 1.0 / t290;
     let t291 = 0.2 * t251 + t289 + 0.06844 - t67 * t68 * inv10 - inv11 * t287 * t288
         - 1063.8297872340424 * t71 * t72;
-    let t292 = 0.009 * t60 + 0.01275 - 0.00674 * t52 - 0.003 * t242 * t242
-        - t83 * t83 * inv4;
-    let inv13 = 1.0 / t292;
-    let t293 = 0.009 * t57 + 0.01275 - 0.00674 * t51 - 0.003 * t243 * t243
-        - t82 * t82 * inv3;
-    let inv14 = 1.0 / t293;
+    let vt293 = pair(0.009, 0.009) * vt57 + pair(0.01275, 0.01275)
+        - pair(0.00674, 0.00674) * vt51 - pair(0.003, 0.003) * vt243 * vt243
+        - vt82 * vt82 * vinv3;
+    let vinv14 = pair(1.0, 1.0) / vt293;
+    let (inv14, inv13) = pair_lanes(vinv14);
     let t294 = 0.4 * t251 + t289 + 0.08644 - t68 * t68 * inv10 - inv11 * t288 * t288
         - inv12 * t291 * t291 - 1063.8297872340424 * t72 * t72;
     let inv15 = 1.0 / t294;
@@ -4777,12 +4701,13 @@ fn forward_dynamics_derivatives_with_body(
     let t303 = inv15 * t302;
     let t304 = inv12 * (t301 - t291 * inv15 * t302);
     let t305 = -inv11 * (inv10 * t252 + t287 * t304 + t288 * inv15 * t302);
-    let t306 = 0.6666666666666666 * (t242 * inv13);
-    let t307 = -0.6666666666666666 * (t83 * inv4 * t242 * inv13);
-    let t308 = -t83 * inv4 * inv13;
-    let t309 = 0.6666666666666666 * (t243 * inv14);
-    let t310 = -0.6666666666666666 * (t82 * inv3 * t243 * inv14);
-    let t311 = -t82 * inv3 * inv14;
+    let vt309 = pair(0.6666666666666666, 0.6666666666666666) * (vt243 * vinv14);
+    let (t309, t306) = pair_lanes(vt309);
+    let vt310 = pair(-0.6666666666666666, -0.6666666666666666)
+        * (vt82 * vinv3 * vt243 * vinv14);
+    let (t310, t307) = pair_lanes(vt310);
+    let vt311 = -vt82 * vinv3 * vinv14;
+    let (t311, t308) = pair_lanes(vt311);
     let t312 = inv11 * (t287 * inv12 * t291 - t288);
     let t313 = inv15 * t312;
     let t314 = -inv12 * (inv11 * t287 + t291 * inv15 * t312);
@@ -4849,31 +4774,27 @@ fn forward_dynamics_derivatives_with_body(
     let t373 = 0.03 * t39 * t79 + t328 - 0.015 * s_q10 * t268;
     let t374 = -0.015 * (t267 + t368);
     let t375 = s_q9 * t373 + c_q9 * t374;
-    let t376 = c_q6 * (c_q5 * t22 - t223);
-    let t377 = 0.000033333333333333335 * t45
-        + 3.3333333333333335
-            * (tau[6] + 0.0225 * s_q6 * (-9.81 * t2 - 0.2 * t141 - t223));
-    let t378 = s_q5 * t22 + t224;
-    let t379 = c_q8 * (c_q7 * t27 - t229);
-    let t380 = 0.000033333333333333335 * t48
-        + 3.3333333333333335
-            * (tau[8] + 0.0225 * s_q8 * (-9.81 * t4 - 0.2 * t143 - t229));
-    let t381 = s_q7 * t27 + t230;
+    let vt376 = pair(c_q6, c_q8) * (pair(c_q5, c_q7) * vt22 - vt223);
+    let vt377 = pair(0.000033333333333333335, 0.000033333333333333335) * vt45
+        + pair(3.3333333333333335, 3.3333333333333335)
+            * (pair(tau[6], tau[8])
+                + pair(0.0225, 0.0225) * pair(s_q6, s_q8)
+                    * (pair(-9.81, -9.81) * vt2 - pair(0.2, 0.2) * vt141 - vt223));
+    let vt378 = pair(s_q5, s_q7) * vt22 + vt224;
     let t382 = c_q10 * t317;
-    let t383 = s_q6 * t378;
-    let t384 = s_q8 * t381;
-    let t385 = 0.01349 * t24 * t135
-        + s_q6 * (0.00674 * t227 + 0.00001 * t26 - 0.01349 * t26 - 0.0225 * t378)
-        - c_q6 * (0.00001 * t25 - 0.00674 * t226);
-    let t386 = -0.00001 * t112 - c_q6 * (0.009 * t113 - 0.01349 * t12);
-    let t387 = 0.0225 * t376 - 0.00674 * t265;
-    let t388 = -0.01348 * t44 - 0.009 * s_q6 * t115;
-    let t389 = 0.01349 * t29 * t136
-        + s_q8 * (0.00674 * t233 + 0.00001 * t31 - 0.01349 * t31 - 0.0225 * t381)
-        - c_q8 * (0.00001 * t30 - 0.00674 * t232);
-    let t390 = -0.00001 * t116 - c_q8 * (0.009 * t117 - 0.01349 * t15);
-    let t391 = 0.0225 * t379 - 0.00674 * t266;
-    let t392 = -0.01348 * t47 - 0.009 * s_q8 * t119;
+    let vt383 = pair(s_q6, s_q8) * vt378;
+    let vt385 = pair(0.01349, 0.01349) * vt24 * vt135
+        + pair(s_q6, s_q8)
+            * (pair(0.00674, 0.00674) * vt227 + pair(0.00001, 0.00001) * vt26
+                - pair(0.01349, 0.01349) * vt26 - pair(0.0225, 0.0225) * vt378)
+        - pair(c_q6, c_q8)
+            * (pair(0.00001, 0.00001) * vt25 - pair(0.00674, 0.00674) * vt226);
+    let vt386 = pair(-0.00001, -0.00001) * vt112
+        - pair(c_q6, c_q8)
+            * (pair(0.009, 0.009) * vt113 - pair(0.01349, 0.01349) * vt12);
+    let vt387 = pair(0.0225, 0.0225) * vt376 - pair(0.00674, 0.00674) * vt265;
+    let vt388 = pair(-0.01348, -0.01348) * vt44
+        - pair(0.009, 0.009) * pair(s_q6, s_q8) * vt115;
     let t393 = 0.00019 * (t33 * t33 + t32 * t131)
         - 0.000005 * (t111 * t123 + t81 * t131);
     let t394 = t393 - c_q10 * t347;
@@ -4896,8 +4817,8 @@ fn forward_dynamics_derivatives_with_body(
         - inv11 * t288 * t403 - inv12 * t291 * t405 - 0.015 * t68 * inv10 * t255;
     let t407 = inv12 * (t405 - t291 * inv15 * t406);
     let t408 = inv11 * (t403 - t287 * t407 - t288 * inv15 * t406);
-    let t409 = 0.0225 * (t74 - t74 * t82 * inv3) + 0.015 * t243 * t256 - 0.34335 * s_q1;
-    let t410 = 0.0225 * (t75 - t75 * t83 * inv4) + 0.015 * t242 * t257 - 0.34335 * s_q2;
+    let vt409 = pair(0.0225, 0.0225) * (vt74 - vt74 * vt82 * vinv3)
+        + pair(0.015, 0.015) * vt243 * vt256 - pair(0.34335, 0.34335) * pair(s_q1, s_q2);
     let t411 = 0.015 * (t382 - inv10 * t252 * t382) + 0.1077127659574468 * t53 * t319
         - 0.1575 * s_q4 * t316;
     let t412 = 0.015 * s_q4 * (t132 * t317 + s_q9 * t319)
@@ -4928,22 +4849,19 @@ fn forward_dynamics_derivatives_with_body(
         - inv12 * t291 * t419;
     let t421 = inv12 * (t419 - t291 * inv15 * t420);
     let t422 = inv11 * (t417 - t287 * t421 - t288 * inv15 * t420);
-    let t423 = 0.0225 * (t376 - t82 * inv3 * t376)
-        + 0.2
-            * (c_q5 * (c_q6 * t76 + s_q6 * t377) - s_q5 * (0.045 * t26 - 0.0225 * t227))
-        - 0.015 * t243 * t383;
-    let t424 = 0.2
-        * (c_q5 * (0.045 * t25 + 0.0225 * t226)
-            - s_q5 * (0.045 * t24 * t44 - c_q6 * t377 - s_q6 * (0.0225 * t265 - t76)))
-        + t385 + 0.6666666666666666 * t243 * t387 - t82 * inv3 * t385;
-    let t425 = 0.0225 * (t379 - t83 * inv4 * t379)
-        + 0.2
-            * (c_q7 * (c_q8 * t77 + s_q8 * t380) - s_q7 * (0.045 * t31 - 0.0225 * t233))
-        - 0.015 * t242 * t384;
-    let t426 = 0.2
-        * (c_q7 * (0.045 * t30 + 0.0225 * t232)
-            - s_q7 * (0.045 * t29 * t47 - c_q8 * t380 - s_q8 * (0.0225 * t266 - t77)))
-        + t389 + 0.6666666666666666 * t242 * t391 - t83 * inv4 * t389;
+    let vt423 = pair(0.0225, 0.0225) * (vt376 - vt82 * vinv3 * vt376)
+        + pair(0.2, 0.2)
+            * (pair(c_q5, c_q7) * (pair(c_q6, c_q8) * vt76 + pair(s_q6, s_q8) * vt377)
+                - pair(s_q5, s_q7)
+                    * (pair(0.045, 0.045) * vt26 - pair(0.0225, 0.0225) * vt227))
+        - pair(0.015, 0.015) * vt243 * vt383;
+    let vt424 = pair(0.2, 0.2)
+        * (pair(c_q5, c_q7) * (pair(0.045, 0.045) * vt25 + pair(0.0225, 0.0225) * vt226)
+            - pair(s_q5, s_q7)
+                * (pair(0.045, 0.045) * vt24 * vt44 - pair(c_q6, c_q8) * vt377
+                    - pair(s_q6, s_q8) * (pair(0.0225, 0.0225) * vt265 - vt76))) + vt385
+        + pair(0.6666666666666666, 0.6666666666666666) * vt243 * vt387
+        - vt82 * vinv3 * vt385;
     let t427 = t395 + 7.180851063829787 * t53 * t362 - 0.45 * t367 - inv10 * t252 * t395;
     let t428 = s_q4 * (c_q9 * t361 - t341 - s_q9 * t362)
         + c_q4 * (t340 + s_q9 * t361 + c_q9 * t362 - 0.45 * t364);
@@ -4978,8 +4896,9 @@ fn forward_dynamics_derivatives_with_body(
         - inv11 * t288 * t440 - inv12 * t291 * t442;
     let t444 = inv12 * (t442 - t291 * inv15 * t443);
     let t445 = inv11 * (t440 - t287 * t444 - t288 * inv15 * t443);
-    let t446 = 0.2 * t114 + t386 + 0.6666666666666666 * t243 * t388 - t82 * inv3 * t386;
-    let t447 = 0.2 * t118 + t390 + 0.6666666666666666 * t242 * t392 - t83 * inv4 * t390;
+    let vt446 = pair(0.2, 0.2) * vt114 + vt386
+        + pair(0.6666666666666666, 0.6666666666666666) * vt243 * vt388
+        - vt82 * vinv3 * vt386;
     let t448 = t399 + t439 + 7.180851063829787 * t53 * t122 - inv10 * t252 * t399;
     let t449 = s_q4 * (0.00001 * t14 + c_q9 * t121 - s_q9 * t122)
         + c_q4 * (s_q9 * t121 + c_q9 * t122 + t272);
@@ -5000,12 +4919,11 @@ fn forward_dynamics_derivatives_with_body(
         - inv11 * t288 * t454 - inv12 * t291 * t456;
     let t458 = inv12 * (t456 - t291 * inv15 * t457);
     let t459 = inv11 * (t454 - t287 * t458 - t288 * inv15 * t457);
-    let t460 = 0.01348 * (t112 - t82 * inv3 * t112) + 0.2 * t114
-        - 0.008986666666666667 * t44 * t243;
-    let t461 = 0.01348 * (t44 - t44 * t82 * inv3) + 0.009 * (c_q5 * t87 + s_q5 * t135);
-    let t462 = 0.01348 * (t116 - t83 * inv4 * t116) + 0.2 * t118
-        - 0.008986666666666667 * t47 * t242;
-    let t463 = 0.01348 * (t47 - t47 * t83 * inv4) + 0.009 * (c_q7 * t88 + s_q7 * t136);
+    let vt460 = pair(0.01348, 0.01348) * (vt112 - vt82 * vinv3 * vt112)
+        + pair(0.2, 0.2) * vt114
+        - pair(0.008986666666666667, 0.008986666666666667) * vt44 * vt243;
+    let vt461 = pair(0.01348, 0.01348) * (vt44 - vt44 * vt82 * vinv3)
+        + pair(0.009, 0.009) * (pair(c_q5, c_q7) * vt87 + pair(s_q5, s_q7) * vt135);
     let t464 = t401 - 0.45 * t282 - inv10 * t252 * t401 - 7.180851063829787 * t53 * t133;
     let t465 = s_q4 * (c_q9 * t137 + s_q9 * t133)
         + c_q4 * (s_q9 * t137 - c_q9 * t133 - 0.45 * t278);
@@ -5025,368 +4943,136 @@ fn forward_dynamics_derivatives_with_body(
         - t68 * inv10 * t402 - inv11 * t288 * t470 - inv12 * t291 * t472;
     let t474 = inv12 * (t472 - t291 * inv15 * t473);
     let t475 = inv11 * (t470 - t287 * t474 - t288 * inv15 * t473);
+    let o0 = inv15 * t406;
+    let o3 = inv15 * t414;
+    let o4 = inv15 * t420;
+    let o9 = inv15 * t430;
+    let o10 = inv15 * t436;
+    let vo12 = vinv14 * vt409;
+    let (o12, o24) = pair_lanes(vo12);
+    let vo16 = vinv14 * vt423;
+    let (o16, o29) = pair_lanes(vo16);
+    let vo17 = vinv14 * vt424;
+    let (o17, o30) = pair_lanes(vo17);
+    let vo56 = vinv3 * (pair(0.0225, 0.0225) * vt74 - vt82 * vinv14 * vt409);
+    let (o56, o79) = pair_lanes(vo56);
+    let vo60 = vinv3 * (pair(0.0225, 0.0225) * vt376 - vt82 * vinv14 * vt423);
+    let (o60, o84) = pair_lanes(vo60);
+    let vo61 = vinv3 * (vt385 - vt82 * vinv14 * vt424);
+    let (o61, o85) = pair_lanes(vo61);
+    let vo67 = pair(3.3333333333333335, 3.3333333333333335) * vt256
+        + pair(0.6666666666666666, 0.6666666666666666) * vt243 * vinv14 * vt409;
+    let (o67, o90) = pair_lanes(vo67);
+    let vo71 = pair(0.6666666666666666, 0.6666666666666666) * vt243 * vinv14 * vt423
+        - pair(3.3333333333333335, 3.3333333333333335) * vt383;
+    let (o71, o95) = pair_lanes(vo71);
+    let vo72 = pair(148.14814814814815, 148.14814814814815) * vt387
+        + pair(0.6666666666666666, 0.6666666666666666) * vt243 * vinv14 * vt424;
+    let (o72, o96) = pair_lanes(vo72);
+    let o99 = inv10 * (0.015 * t255 - t252 * t408 - t67 * t407 - t68 * inv15 * t406);
+    let o102 = inv10 * (0.015 * t382 - t252 * t416 - t67 * t415 - t68 * inv15 * t414);
+    let o103 = inv10 * (t394 - t252 * t422 - t67 * t421 - t68 * inv15 * t420);
+    let o108 = inv10 * (t395 - t252 * t432 - t67 * t431 - t68 * inv15 * t430);
+    let o109 = inv10 * (t396 - t252 * t438 - t67 * t437 - t68 * inv15 * t436);
+    let o110 = -15.957446808510639 * t254 - 7.180851063829787 * t53 * t408
+        - 1063.8297872340424 * (t71 * t407 + t72 * inv15 * t406);
+    let o113 = -15.957446808510639 * t319 - 7.180851063829787 * t53 * t416
+        - 1063.8297872340424 * (t71 * t415 + t72 * inv15 * t414);
+    let o114 = -1063.8297872340424 * (t352 + t71 * t421 + t72 * inv15 * t420)
+        - 7.180851063829787 * t53 * t422;
+    let o119 = -1063.8297872340424 * (t362 + t71 * t431 + t72 * inv15 * t430)
+        - 7.180851063829787 * t53 * t432;
+    let o120 = 1063.8297872340424 * (t371 - t71 * t437 - t72 * inv15 * t436)
+        - 7.180851063829787 * t53 * t438;
+    let o121 = inv15 * t443;
+    let o124 = inv15 * t451;
+    let o125 = inv15 * t457;
+    let o130 = inv15 * t467;
+    let o131 = inv15 * t473;
+    let vo133 = vinv14 * vt446;
+    let (o133, o145) = pair_lanes(vo133);
+    let vo137 = vinv14 * vt460;
+    let (o137, o150) = pair_lanes(vo137);
+    let vo138 = vinv14 * vt461;
+    let (o138, o151) = pair_lanes(vo138);
+    let vo177 = vinv3 * (vt386 - vt82 * vinv14 * vt446);
+    let (o177, o200) = pair_lanes(vo177);
+    let vo181 = vinv3 * (pair(0.01348, 0.01348) * vt112 - vt82 * vinv14 * vt460);
+    let (o181, o205) = pair_lanes(vo181);
+    let vo182 = vinv3 * (pair(0.01348, 0.01348) * vt44 - vt82 * vinv14 * vt461);
+    let (o182, o206) = pair_lanes(vo182);
+    let vo188 = pair(148.14814814814815, 148.14814814814815) * vt388
+        + pair(0.6666666666666666, 0.6666666666666666) * vt243 * vinv14 * vt446;
+    let (o188, o211) = pair_lanes(vo188);
+    let vo192 = pair(0.6666666666666666, 0.6666666666666666) * vt243 * vinv14 * vt460
+        - pair(1.997037037037037, 1.997037037037037) * vt44;
+    let (o192, o216) = pair_lanes(vo192);
+    let vo193 = pair(0.6666666666666666, 0.6666666666666666) * (vt243 * vinv14 * vt461);
+    let (o193, o217) = pair_lanes(vo193);
+    let o220 = inv10 * (t398 - t252 * t445 - t67 * t444 - t68 * inv15 * t443);
+    let o223 = inv10 * (t399 - t252 * t453 - t67 * t452 - t68 * inv15 * t451);
+    let o224 = inv10 * (t400 - t252 * t459 - t67 * t458 - t68 * inv15 * t457);
+    let o229 = inv10 * (t401 - t252 * t469 - t67 * t468 - t68 * inv15 * t467);
+    let o230 = inv10 * (t402 - t252 * t475 - t67 * t474 - t68 * inv15 * t473);
+    let o231 = -1063.8297872340424 * (t110 + t71 * t444 + t72 * inv15 * t443)
+        - 7.180851063829787 * t53 * t445;
+    let o234 = -1063.8297872340424 * (t122 + t71 * t452 + t72 * inv15 * t451)
+        - 7.180851063829787 * t53 * t453;
+    let o235 = -1063.8297872340424 * (t134 + t71 * t458 + t72 * inv15 * t457)
+        - 7.180851063829787 * t53 * t459;
+    let o240 = 1063.8297872340424 * (t133 - t71 * t468 - t72 * inv15 * t467)
+        - 7.180851063829787 * t53 * t469;
+    let o241 = -7.180851063829787 * t53 * t475
+        - 1063.8297872340424 * (t71 * t474 + t72 * inv15 * t473);
+    let o278 = inv12 + inv12 * inv12 * t291 * t291 * inv15;
+    let o290 = inv11 - inv11 * (t287 * t314 + t288 * inv15 * t312);
+    let vo302 = vinv3 + vt82 * vt82 * vinv3 * vinv3 * vinv14;
+    let (o302, o326) = pair_lanes(vo302);
+    let vo314 = pair(0.4444444444444444, 0.4444444444444444) * vt243 * vt243 * vinv14
+        + pair(148.14814814814815, 148.14814814814815);
+    let (o314, o338) = pair_lanes(vo314);
+    let o350 = inv10 - inv10 * (t252 * t305 + t67 * t304 + t68 * inv15 * t302);
+    let o362 = 1063.8297872340424 - 7.180851063829787 * t53 * t299
+        - 1063.8297872340424 * (t71 * t298 + t72 * inv15 * t296);
     (
         [
-            [
-                inv15 * t406,
-                0.0,
-                0.0,
-                inv15 * t414,
-                inv15 * t420,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                inv15 * t430,
-                inv15 * t436,
-            ],
-            [
-                0.0,
-                inv14 * t409,
-                0.0,
-                0.0,
-                0.0,
-                inv14 * t423,
-                inv14 * t424,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                0.0,
-                0.0,
-                inv13 * t410,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                inv13 * t425,
-                inv13 * t426,
-                0.0,
-                0.0,
-            ],
+            [o0, 0.0, 0.0, o3, o4, 0.0, 0.0, 0.0, 0.0, o9, o10],
+            [0.0, o12, 0.0, 0.0, 0.0, o16, o17, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, o24, 0.0, 0.0, 0.0, 0.0, o29, o30, 0.0, 0.0],
             [t407, 0.0, 0.0, t415, t421, 0.0, 0.0, 0.0, 0.0, t431, t437],
             [t408, 0.0, 0.0, t416, t422, 0.0, 0.0, 0.0, 0.0, t432, t438],
-            [
-                0.0,
-                inv3 * (0.0225 * t74 - t82 * inv14 * t409),
-                0.0,
-                0.0,
-                0.0,
-                inv3 * (0.0225 * t376 - t82 * inv14 * t423),
-                inv3 * (t385 - t82 * inv14 * t424),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                0.0,
-                3.3333333333333335 * t256 + 0.6666666666666666 * t243 * inv14 * t409,
-                0.0,
-                0.0,
-                0.0,
-                0.6666666666666666 * t243 * inv14 * t423 - 3.3333333333333335 * t383,
-                148.14814814814815 * t387 + 0.6666666666666666 * t243 * inv14 * t424,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                0.0,
-                0.0,
-                inv4 * (0.0225 * t75 - t83 * inv13 * t410),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                inv4 * (0.0225 * t379 - t83 * inv13 * t425),
-                inv4 * (t389 - t83 * inv13 * t426),
-                0.0,
-                0.0,
-            ],
-            [
-                0.0,
-                0.0,
-                3.3333333333333335 * t257 + 0.6666666666666666 * t242 * inv13 * t410,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.6666666666666666 * t242 * inv13 * t425 - 3.3333333333333335 * t384,
-                148.14814814814815 * t391 + 0.6666666666666666 * t242 * inv13 * t426,
-                0.0,
-                0.0,
-            ],
-            [
-                inv10 * (0.015 * t255 - t252 * t408 - t67 * t407 - t68 * inv15 * t406),
-                0.0,
-                0.0,
-                inv10 * (0.015 * t382 - t252 * t416 - t67 * t415 - t68 * inv15 * t414),
-                inv10 * (t394 - t252 * t422 - t67 * t421 - t68 * inv15 * t420),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                inv10 * (t395 - t252 * t432 - t67 * t431 - t68 * inv15 * t430),
-                inv10 * (t396 - t252 * t438 - t67 * t437 - t68 * inv15 * t436),
-            ],
-            [
-                -15.957446808510639 * t254 - 7.180851063829787 * t53 * t408
-                    - 1063.8297872340424 * (t71 * t407 + t72 * inv15 * t406),
-                0.0,
-                0.0,
-                -15.957446808510639 * t319 - 7.180851063829787 * t53 * t416
-                    - 1063.8297872340424 * (t71 * t415 + t72 * inv15 * t414),
-                -1063.8297872340424 * (t352 + t71 * t421 + t72 * inv15 * t420)
-                    - 7.180851063829787 * t53 * t422,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                -1063.8297872340424 * (t362 + t71 * t431 + t72 * inv15 * t430)
-                    - 7.180851063829787 * t53 * t432,
-                1063.8297872340424 * (t371 - t71 * t437 - t72 * inv15 * t436)
-                    - 7.180851063829787 * t53 * t438,
-            ],
+            [0.0, o56, 0.0, 0.0, 0.0, o60, o61, 0.0, 0.0, 0.0, 0.0],
+            [0.0, o67, 0.0, 0.0, 0.0, o71, o72, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, o79, 0.0, 0.0, 0.0, 0.0, o84, o85, 0.0, 0.0],
+            [0.0, 0.0, o90, 0.0, 0.0, 0.0, 0.0, o95, o96, 0.0, 0.0],
+            [o99, 0.0, 0.0, o102, o103, 0.0, 0.0, 0.0, 0.0, o108, o109],
+            [o110, 0.0, 0.0, o113, o114, 0.0, 0.0, 0.0, 0.0, o119, o120],
         ],
         [
-            [
-                inv15 * t443,
-                0.0,
-                0.0,
-                inv15 * t451,
-                inv15 * t457,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                inv15 * t467,
-                inv15 * t473,
-            ],
-            [
-                0.0,
-                inv14 * t446,
-                0.0,
-                0.0,
-                0.0,
-                inv14 * t460,
-                inv14 * t461,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                0.0,
-                0.0,
-                inv13 * t447,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                inv13 * t462,
-                inv13 * t463,
-                0.0,
-                0.0,
-            ],
+            [o121, 0.0, 0.0, o124, o125, 0.0, 0.0, 0.0, 0.0, o130, o131],
+            [0.0, o133, 0.0, 0.0, 0.0, o137, o138, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, o145, 0.0, 0.0, 0.0, 0.0, o150, o151, 0.0, 0.0],
             [t444, 0.0, 0.0, t452, t458, 0.0, 0.0, 0.0, 0.0, t468, t474],
             [t445, 0.0, 0.0, t453, t459, 0.0, 0.0, 0.0, 0.0, t469, t475],
-            [
-                0.0,
-                inv3 * (t386 - t82 * inv14 * t446),
-                0.0,
-                0.0,
-                0.0,
-                inv3 * (0.01348 * t112 - t82 * inv14 * t460),
-                inv3 * (0.01348 * t44 - t82 * inv14 * t461),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                0.0,
-                148.14814814814815 * t388 + 0.6666666666666666 * t243 * inv14 * t446,
-                0.0,
-                0.0,
-                0.0,
-                0.6666666666666666 * t243 * inv14 * t460 - 1.997037037037037 * t44,
-                0.6666666666666666 * (t243 * inv14 * t461),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                0.0,
-                0.0,
-                inv4 * (t390 - t83 * inv13 * t447),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                inv4 * (0.01348 * t116 - t83 * inv13 * t462),
-                inv4 * (0.01348 * t47 - t83 * inv13 * t463),
-                0.0,
-                0.0,
-            ],
-            [
-                0.0,
-                0.0,
-                148.14814814814815 * t392 + 0.6666666666666666 * t242 * inv13 * t447,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.6666666666666666 * t242 * inv13 * t462 - 1.997037037037037 * t47,
-                0.6666666666666666 * (t242 * inv13 * t463),
-                0.0,
-                0.0,
-            ],
-            [
-                inv10 * (t398 - t252 * t445 - t67 * t444 - t68 * inv15 * t443),
-                0.0,
-                0.0,
-                inv10 * (t399 - t252 * t453 - t67 * t452 - t68 * inv15 * t451),
-                inv10 * (t400 - t252 * t459 - t67 * t458 - t68 * inv15 * t457),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                inv10 * (t401 - t252 * t469 - t67 * t468 - t68 * inv15 * t467),
-                inv10 * (t402 - t252 * t475 - t67 * t474 - t68 * inv15 * t473),
-            ],
-            [
-                -1063.8297872340424 * (t110 + t71 * t444 + t72 * inv15 * t443)
-                    - 7.180851063829787 * t53 * t445,
-                0.0,
-                0.0,
-                -1063.8297872340424 * (t122 + t71 * t452 + t72 * inv15 * t451)
-                    - 7.180851063829787 * t53 * t453,
-                -1063.8297872340424 * (t134 + t71 * t458 + t72 * inv15 * t457)
-                    - 7.180851063829787 * t53 * t459,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                1063.8297872340424 * (t133 - t71 * t468 - t72 * inv15 * t467)
-                    - 7.180851063829787 * t53 * t469,
-                -7.180851063829787 * t53 * t475
-                    - 1063.8297872340424 * (t71 * t474 + t72 * inv15 * t473),
-            ],
+            [0.0, o177, 0.0, 0.0, 0.0, o181, o182, 0.0, 0.0, 0.0, 0.0],
+            [0.0, o188, 0.0, 0.0, 0.0, o192, o193, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, o200, 0.0, 0.0, 0.0, 0.0, o205, o206, 0.0, 0.0],
+            [0.0, 0.0, o211, 0.0, 0.0, 0.0, 0.0, o216, o217, 0.0, 0.0],
+            [o220, 0.0, 0.0, o223, o224, 0.0, 0.0, 0.0, 0.0, o229, o230],
+            [o231, 0.0, 0.0, o234, o235, 0.0, 0.0, 0.0, 0.0, o240, o241],
         ],
         [
             [inv15, 0.0, 0.0, t315, t313, 0.0, 0.0, 0.0, 0.0, t303, t297],
             [0.0, inv14, 0.0, 0.0, 0.0, t311, t309, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, inv13, 0.0, 0.0, 0.0, 0.0, t308, t306, 0.0, 0.0],
-            [
-                t315,
-                0.0,
-                0.0,
-                inv12 + inv12 * inv12 * t291 * t291 * inv15,
-                t314,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                t304,
-                t298,
-            ],
-            [
-                t313,
-                0.0,
-                0.0,
-                t314,
-                inv11 - inv11 * (t287 * t314 + t288 * inv15 * t312),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                t305,
-                t299,
-            ],
-            [
-                0.0,
-                t311,
-                0.0,
-                0.0,
-                0.0,
-                inv3 + t82 * t82 * inv3 * inv3 * inv14,
-                t310,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                0.0,
-                t309,
-                0.0,
-                0.0,
-                0.0,
-                t310,
-                0.4444444444444444 * t243 * t243 * inv14 + 148.14814814814815,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                0.0,
-                0.0,
-                t308,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                inv4 + t83 * t83 * inv4 * inv4 * inv13,
-                t307,
-                0.0,
-                0.0,
-            ],
-            [
-                0.0,
-                0.0,
-                t306,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                t307,
-                0.4444444444444444 * t242 * t242 * inv13 + 148.14814814814815,
-                0.0,
-                0.0,
-            ],
-            [
-                t303,
-                0.0,
-                0.0,
-                t304,
-                t305,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                inv10 - inv10 * (t252 * t305 + t67 * t304 + t68 * inv15 * t302),
-                t300,
-            ],
-            [
-                t297,
-                0.0,
-                0.0,
-                t298,
-                t299,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                t300,
-                1063.8297872340424 - 7.180851063829787 * t53 * t299
-                    - 1063.8297872340424 * (t71 * t298 + t72 * inv15 * t296),
-            ],
+            [t315, 0.0, 0.0, o278, t314, 0.0, 0.0, 0.0, 0.0, t304, t298],
+            [t313, 0.0, 0.0, t314, o290, 0.0, 0.0, 0.0, 0.0, t305, t299],
+            [0.0, t311, 0.0, 0.0, 0.0, o302, t310, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t309, 0.0, 0.0, 0.0, t310, o314, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t308, 0.0, 0.0, 0.0, 0.0, o326, t307, 0.0, 0.0],
+            [0.0, 0.0, t306, 0.0, 0.0, 0.0, 0.0, t307, o338, 0.0, 0.0],
+            [t303, 0.0, 0.0, t304, t305, 0.0, 0.0, 0.0, 0.0, o350, t300],
+            [t297, 0.0, 0.0, t298, t299, 0.0, 0.0, 0.0, 0.0, t300, o362],
         ],
     )
 }
@@ -13161,4 +12847,164 @@ fn sin(x: Real) -> Real {
 #[inline(always)]
 fn cos(x: Real) -> Real {
     libm::Libm::<Real>::cos(x)
+}
+
+/// Two values of the module's `Real`, one per branch, in the two lanes of
+/// an SSE2 register (x86-64's baseline).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Pair(core::arch::x86_64::__m128d);
+
+/// Two values of the module's `Real`, one per branch (this target has no
+/// vector registers the module uses).
+#[cfg(not(target_arch = "x86_64"))]
+#[derive(Clone, Copy)]
+struct Pair([Real; 2]);
+
+/// The pair of `a` (first lane) and `b` (second lane); `pair(x, x)` for a
+/// value both branches share.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::useless_conversion)]
+#[inline(always)]
+fn pair(a: Real, b: Real) -> Pair {
+    // SAFETY: SSE2 is part of every x86-64 target; the intrinsic touches
+    // no memory.
+    unsafe { Pair(core::arch::x86_64::_mm_set_pd(f64::from(b), f64::from(a))) }
+}
+
+/// The pair of `a` (first lane) and `b` (second lane); `pair(x, x)` for a
+/// value both branches share.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn pair(a: Real, b: Real) -> Pair {
+    Pair([a, b])
+}
+
+/// The two lanes of `p`: the first branch's value, then the second's.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::unnecessary_cast)]
+#[inline(always)]
+fn pair_lanes(p: Pair) -> (Real, Real) {
+    use core::arch::x86_64::*;
+    // SAFETY: SSE2 is part of every x86-64 target; the intrinsics touch no
+    // memory.
+    unsafe {
+        (
+            _mm_cvtsd_f64(p.0) as Real,
+            _mm_cvtsd_f64(_mm_unpackhi_pd(p.0, p.0)) as Real,
+        )
+    }
+}
+
+/// The two lanes of `p`: the first branch's value, then the second's.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn pair_lanes(p: Pair) -> (Real, Real) {
+    (p.0[0], p.0[1])
+}
+
+/// Lane by lane `a + b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Add for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn add(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_add_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a + b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Add for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn add(self, other: Pair) -> Pair {
+        Pair([self.0[0] + other.0[0], self.0[1] + other.0[1]])
+    }
+}
+
+/// Lane by lane `a − b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Sub for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn sub(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_sub_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a − b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Sub for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn sub(self, other: Pair) -> Pair {
+        Pair([self.0[0] - other.0[0], self.0[1] - other.0[1]])
+    }
+}
+
+/// Lane by lane `a · b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Mul for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn mul(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_mul_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a · b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Mul for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn mul(self, other: Pair) -> Pair {
+        Pair([self.0[0] * other.0[0], self.0[1] * other.0[1]])
+    }
+}
+
+/// Lane by lane `a / b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Div for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn div(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_div_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a / b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Div for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn div(self, other: Pair) -> Pair {
+        Pair([self.0[0] / other.0[0], self.0[1] / other.0[1]])
+    }
+}
+
+/// Lane by lane `−a`: the sign bits flipped, as a scalar negation does.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Neg for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn neg(self) -> Pair {
+        use core::arch::x86_64::*;
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(_mm_xor_pd(self.0, _mm_set1_pd(-0.0))) }
+    }
+}
+
+/// Lane by lane `−a`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Neg for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn neg(self) -> Pair {
+        Pair([-self.0[0], -self.0[1]])
+    }
 }

@@ -1035,26 +1035,16 @@ fn inverse_dynamics_with_body(
     let t32 = qd[5] * t27 + qdd[3] + t9 * t24 + t12 * qdd[1] + t15 * t25 - qd[4] * t28;
     let t33 = qd[3] * t28 + qdd[4] + t10 * t24 + t13 * qdd[1] + t16 * t25 - qd[5] * t26;
     let t34 = qd[4] * t26 + qdd[5] + t11 * t24 + t14 * qdd[1] + t17 * t25 - qd[3] * t27;
-    let t35 = p.g * c_q7;
-    let t36 = qd[6] * s_q8;
-    let t37 = qd[7] * t36;
-    let t38 = qd[6] * c_q8;
-    let t39 = qd[7] * t38;
-    let t40 = p.g * c_q10;
-    let t41 = qd[9] * s_q11;
-    let t42 = qd[10] * t41;
-    let t43 = qd[9] * c_q11;
-    let t44 = qd[10] * t43;
-    let t45 = p.g * c_q13;
-    let t46 = qd[12] * s_q14;
-    let t47 = qd[13] * t46;
-    let t48 = qd[12] * c_q14;
-    let t49 = qd[13] * t48;
-    let t50 = p.g * c_q16;
-    let t51 = qd[15] * s_q17;
-    let t52 = qd[16] * t51;
-    let t53 = qd[15] * c_q17;
-    let t54 = qd[16] * t53;
+    let vt35 = pair(p.g, p.g) * pair(c_q7, c_q10);
+    let vt36 = pair(qd[6], qd[9]) * pair(s_q8, s_q11);
+    let vt37 = pair(qd[7], qd[10]) * vt36;
+    let vt38 = pair(qd[6], qd[9]) * pair(c_q8, c_q11);
+    let vt39 = pair(qd[7], qd[10]) * vt38;
+    let vt45 = pair(p.g, p.g) * pair(c_q13, c_q16);
+    let vt46 = pair(qd[12], qd[15]) * pair(s_q14, s_q17);
+    let vt47 = pair(qd[13], qd[16]) * vt46;
+    let vt48 = pair(qd[12], qd[15]) * pair(c_q14, c_q17);
+    let vt49 = pair(qd[13], qd[16]) * vt48;
     let t55 = p.g * c_q19;
     let t56 = qd[18] * s_q20;
     let t57 = qd[19] * t56;
@@ -1072,30 +1062,24 @@ fn inverse_dynamics_with_body(
     let t69 = t29 * t30;
     let t70 = t29 * t31;
     let t71 = t30 * t31;
-    let t72 = t36 * t38;
-    let t73 = qdd[7] + t72;
-    let t74 = 2.0 * t37 - c_q8 * qdd[6];
-    let t75 = t38 * t38 + qd[7] * qd[7];
-    let t76 = q[9] * t73 + 2.0 * qd[7] * qd[8] - s_q8 * t35;
-    let t77 = p.g * s_q7 + q[9] * t74 - 2.0 * qd[8] * t38;
-    let t78 = t41 * t43;
-    let t79 = qdd[10] + t78;
-    let t80 = 2.0 * t42 - c_q11 * qdd[9];
-    let t81 = t43 * t43 + qd[10] * qd[10];
-    let t82 = q[12] * t79 + 2.0 * qd[10] * qd[11] - s_q11 * t40;
-    let t83 = p.g * s_q10 + q[12] * t80 - 2.0 * qd[11] * t43;
-    let t84 = t46 * t48;
-    let t85 = qdd[13] + t84;
-    let t86 = 2.0 * t47 - c_q14 * qdd[12];
-    let t87 = t48 * t48 + qd[13] * qd[13];
-    let t88 = q[15] * t85 + 2.0 * qd[13] * qd[14] - s_q14 * t45;
-    let t89 = p.g * s_q13 + q[15] * t86 - 2.0 * qd[14] * t48;
-    let t90 = t51 * t53;
-    let t91 = qdd[16] + t90;
-    let t92 = 2.0 * t52 - c_q17 * qdd[15];
-    let t93 = t53 * t53 + qd[16] * qd[16];
-    let t94 = q[18] * t91 + 2.0 * qd[16] * qd[17] - s_q17 * t50;
-    let t95 = p.g * s_q16 + q[18] * t92 - 2.0 * qd[17] * t53;
+    let vt72 = vt36 * vt38;
+    let vt73 = pair(qdd[7], qdd[10]) + vt72;
+    let vt74 = pair(2.0, 2.0) * vt37 - pair(c_q8, c_q11) * pair(qdd[6], qdd[9]);
+    let vt75 = vt38 * vt38 + pair(qd[7], qd[10]) * pair(qd[7], qd[10]);
+    let vt76 = pair(q[9], q[12]) * vt73
+        + pair(2.0, 2.0) * pair(qd[7], qd[10]) * pair(qd[8], qd[11])
+        - pair(s_q8, s_q11) * vt35;
+    let vt77 = pair(p.g, p.g) * pair(s_q7, s_q10) + pair(q[9], q[12]) * vt74
+        - pair(2.0, 2.0) * pair(qd[8], qd[11]) * vt38;
+    let vt84 = vt46 * vt48;
+    let vt85 = pair(qdd[13], qdd[16]) + vt84;
+    let vt86 = pair(2.0, 2.0) * vt47 - pair(c_q14, c_q17) * pair(qdd[12], qdd[15]);
+    let vt87 = vt48 * vt48 + pair(qd[13], qd[16]) * pair(qd[13], qd[16]);
+    let vt88 = pair(q[15], q[18]) * vt85
+        + pair(2.0, 2.0) * pair(qd[13], qd[16]) * pair(qd[14], qd[17])
+        - pair(s_q14, s_q17) * vt45;
+    let vt89 = pair(p.g, p.g) * pair(s_q13, s_q16) + pair(q[15], q[18]) * vt86
+        - pair(2.0, 2.0) * pair(qd[14], qd[17]) * vt48;
     let t96 = t56 * t58;
     let t97 = qdd[19] + t96;
     let t98 = 2.0 * t57 - c_q20 * qdd[18];
@@ -1112,58 +1096,93 @@ fn inverse_dynamics_with_body(
     let t107 = (t69 - t34) * d.k8 + (t30 * t30 + t68) * d.k9;
     let t108 = (t29 * t29 + t68) * d.k8 + (t34 + t69) * d.k9;
     let t109 = (t32 + t71) * d.k8 - (t70 - t33) * d.k9;
+    let o0 = qdd[0] * d.k0
+        + c_q1
+            * (0.5 * (t66 * d.k3 - s_q0 * d.k1) + t9 * t103 + t10 * t105 + t11 * t106
+                + t21 * (d.k2 - d.k0)
+                - q[2]
+                    * (t66 * d.k10 + t12 * t107 + t14 * t109 - t13 * t108
+                        - 0.5 * t62 * d.k3))
+        + s_q1 * (t25 * d.k2 + t23 * d.k0 + t15 * t103 + t16 * t105 + t17 * t106);
+    let o1 = qdd[1] * d.k0 + t12 * t103 + t13 * t105 + t14 * t106
+        + q[2] * (t65 * d.k10 + t9 * t107 + t11 * t109 - t10 * t108 - 0.5 * t61 * d.k3)
+        - 0.5 * (c_q0 * s_q1 * d.k1 + t65 * d.k3) - t60 * d.k2;
+    let o2 = t64 * d.k10 + t15 * t107 + t17 * t109 + 0.5 * t63 * d.k3 - t16 * t108;
+    let vo6 = pair(qdd[6], qdd[9]) * pair(d.k0, d.k0)
+        + pair(s_q8, s_q11)
+            * ((pair(s_q8, s_q11) * pair(qdd[6], qdd[9]) + vt39) * pair(d.k2, d.k2)
+                + vt39 * pair(d.k0, d.k0))
+        + pair(c_q8, c_q11)
+            * (pair(0.5, 0.5)
+                * (vt77 * pair(d.k3, d.k3) - pair(s_q7, s_q10) * pair(d.k1, d.k1))
+                + vt37 * (pair(d.k2, d.k2) - pair(d.k0, d.k0))
+                - pair(q[9], q[12])
+                    * (pair(p.mr, p.mr) * vt77
+                        - pair(0.5, 0.5) * vt74 * pair(d.k3, d.k3)));
+    let (o6, o9) = pair_lanes(vo6);
+    let vo7 = pair(qdd[7], qdd[10]) * pair(d.k0, d.k0)
+        + pair(q[9], q[12])
+            * (pair(p.mr, p.mr) * vt76 - pair(0.5, 0.5) * vt73 * pair(d.k3, d.k3))
+        - pair(0.5, 0.5)
+            * (pair(c_q7, c_q10) * pair(s_q8, s_q11) * pair(d.k1, d.k1)
+                + vt76 * pair(d.k3, d.k3)) - vt72 * pair(d.k2, d.k2);
+    let (o7, o10) = pair_lanes(vo7);
+    let vo8 = pair(p.mr, p.mr)
+        * (pair(c_q8, c_q11) * vt35 + pair(qdd[8], qdd[11]) - pair(q[9], q[12]) * vt75)
+        + pair(0.5, 0.5) * vt75 * pair(d.k3, d.k3);
+    let (o8, o11) = pair_lanes(vo8);
+    let vo12 = pair(qdd[12], qdd[15]) * pair(d.k0, d.k0)
+        + pair(s_q14, s_q17)
+            * ((pair(s_q14, s_q17) * pair(qdd[12], qdd[15]) + vt49) * pair(d.k2, d.k2)
+                + vt49 * pair(d.k0, d.k0))
+        + pair(c_q14, c_q17)
+            * (pair(0.5, 0.5)
+                * (vt89 * pair(d.k3, d.k3) - pair(s_q13, s_q16) * pair(d.k1, d.k1))
+                + vt47 * (pair(d.k2, d.k2) - pair(d.k0, d.k0))
+                - pair(q[15], q[18])
+                    * (pair(p.mr, p.mr) * vt89
+                        - pair(0.5, 0.5) * vt86 * pair(d.k3, d.k3)));
+    let (o12, o15) = pair_lanes(vo12);
+    let vo13 = pair(qdd[13], qdd[16]) * pair(d.k0, d.k0)
+        + pair(q[15], q[18])
+            * (pair(p.mr, p.mr) * vt88 - pair(0.5, 0.5) * vt85 * pair(d.k3, d.k3))
+        - pair(0.5, 0.5)
+            * (pair(c_q13, c_q16) * pair(s_q14, s_q17) * pair(d.k1, d.k1)
+                + vt88 * pair(d.k3, d.k3)) - vt84 * pair(d.k2, d.k2);
+    let (o13, o16) = pair_lanes(vo13);
+    let vo14 = pair(p.mr, p.mr)
+        * (pair(c_q14, c_q17) * vt45 + pair(qdd[14], qdd[17])
+            - pair(q[15], q[18]) * vt87) + pair(0.5, 0.5) * vt87 * pair(d.k3, d.k3);
+    let (o14, o17) = pair_lanes(vo14);
+    let o18 = qdd[18] * d.k0 + s_q20 * ((s_q20 * qdd[18] + t59) * d.k2 + t59 * d.k0)
+        + c_q20
+            * (0.5 * (t101 * d.k3 - s_q19 * d.k1) + t57 * (d.k2 - d.k0)
+                - q[21] * (p.mr * t101 - 0.5 * t98 * d.k3));
+    let o19 = qdd[19] * d.k0 + q[21] * (p.mr * t100 - 0.5 * t97 * d.k3)
+        - 0.5 * (c_q19 * s_q20 * d.k1 + t100 * d.k3) - t96 * d.k2;
+    let o20 = p.mr * (c_q20 * t55 + qdd[20] - q[21] * t99) + 0.5 * t99 * d.k3;
     [
-        qdd[0] * d.k0
-            + c_q1
-                * (0.5 * (t66 * d.k3 - s_q0 * d.k1) + t9 * t103 + t10 * t105 + t11 * t106
-                    + t21 * (d.k2 - d.k0)
-                    - q[2]
-                        * (t66 * d.k10 + t12 * t107 + t14 * t109 - t13 * t108
-                            - 0.5 * t62 * d.k3))
-            + s_q1 * (t25 * d.k2 + t23 * d.k0 + t15 * t103 + t16 * t105 + t17 * t106),
-        qdd[1] * d.k0 + t12 * t103 + t13 * t105 + t14 * t106
-            + q[2]
-                * (t65 * d.k10 + t9 * t107 + t11 * t109 - t10 * t108 - 0.5 * t61 * d.k3)
-            - 0.5 * (c_q0 * s_q1 * d.k1 + t65 * d.k3) - t60 * d.k2,
-        t64 * d.k10 + t15 * t107 + t17 * t109 + 0.5 * t63 * d.k3 - t16 * t108,
+        o0,
+        o1,
+        o2,
         t103,
         t105,
         t106,
-        qdd[6] * d.k0 + s_q8 * ((s_q8 * qdd[6] + t39) * d.k2 + t39 * d.k0)
-            + c_q8
-                * (0.5 * (t77 * d.k3 - s_q7 * d.k1) + t37 * (d.k2 - d.k0)
-                    - q[9] * (p.mr * t77 - 0.5 * t74 * d.k3)),
-        qdd[7] * d.k0 + q[9] * (p.mr * t76 - 0.5 * t73 * d.k3)
-            - 0.5 * (c_q7 * s_q8 * d.k1 + t76 * d.k3) - t72 * d.k2,
-        p.mr * (c_q8 * t35 + qdd[8] - q[9] * t75) + 0.5 * t75 * d.k3,
-        qdd[9] * d.k0 + s_q11 * ((s_q11 * qdd[9] + t44) * d.k2 + t44 * d.k0)
-            + c_q11
-                * (0.5 * (t83 * d.k3 - s_q10 * d.k1) + t42 * (d.k2 - d.k0)
-                    - q[12] * (p.mr * t83 - 0.5 * t80 * d.k3)),
-        qdd[10] * d.k0 + q[12] * (p.mr * t82 - 0.5 * t79 * d.k3)
-            - 0.5 * (c_q10 * s_q11 * d.k1 + t82 * d.k3) - t78 * d.k2,
-        p.mr * (c_q11 * t40 + qdd[11] - q[12] * t81) + 0.5 * t81 * d.k3,
-        qdd[12] * d.k0 + s_q14 * ((s_q14 * qdd[12] + t49) * d.k2 + t49 * d.k0)
-            + c_q14
-                * (0.5 * (t89 * d.k3 - s_q13 * d.k1) + t47 * (d.k2 - d.k0)
-                    - q[15] * (p.mr * t89 - 0.5 * t86 * d.k3)),
-        qdd[13] * d.k0 + q[15] * (p.mr * t88 - 0.5 * t85 * d.k3)
-            - 0.5 * (c_q13 * s_q14 * d.k1 + t88 * d.k3) - t84 * d.k2,
-        p.mr * (c_q14 * t45 + qdd[14] - q[15] * t87) + 0.5 * t87 * d.k3,
-        qdd[15] * d.k0 + s_q17 * ((s_q17 * qdd[15] + t54) * d.k2 + t54 * d.k0)
-            + c_q17
-                * (0.5 * (t95 * d.k3 - s_q16 * d.k1) + t52 * (d.k2 - d.k0)
-                    - q[18] * (p.mr * t95 - 0.5 * t92 * d.k3)),
-        qdd[16] * d.k0 + q[18] * (p.mr * t94 - 0.5 * t91 * d.k3)
-            - 0.5 * (c_q16 * s_q17 * d.k1 + t94 * d.k3) - t90 * d.k2,
-        p.mr * (c_q17 * t50 + qdd[17] - q[18] * t93) + 0.5 * t93 * d.k3,
-        qdd[18] * d.k0 + s_q20 * ((s_q20 * qdd[18] + t59) * d.k2 + t59 * d.k0)
-            + c_q20
-                * (0.5 * (t101 * d.k3 - s_q19 * d.k1) + t57 * (d.k2 - d.k0)
-                    - q[21] * (p.mr * t101 - 0.5 * t98 * d.k3)),
-        qdd[19] * d.k0 + q[21] * (p.mr * t100 - 0.5 * t97 * d.k3)
-            - 0.5 * (c_q19 * s_q20 * d.k1 + t100 * d.k3) - t96 * d.k2,
-        p.mr * (c_q20 * t55 + qdd[20] - q[21] * t99) + 0.5 * t99 * d.k3,
+        o6,
+        o7,
+        o8,
+        o9,
+        o10,
+        o11,
+        o12,
+        o13,
+        o14,
+        o15,
+        o16,
+        o17,
+        o18,
+        o19,
+        o20,
     ]
 }
 
@@ -1819,26 +1838,16 @@ fn bias_with_body(
     let t26 = qd[3] + t23;
     let t27 = qd[4] + t24;
     let t28 = qd[5] + t25;
-    let t29 = p.g * c_q7;
-    let t30 = qd[6] * s_q8;
-    let t31 = qd[6] * c_q8;
-    let t32 = t30 * t31;
-    let t33 = qd[7] * t30;
-    let t34 = p.g * c_q10;
-    let t35 = qd[9] * s_q11;
-    let t36 = qd[9] * c_q11;
-    let t37 = t35 * t36;
-    let t38 = qd[10] * t35;
-    let t39 = p.g * c_q13;
-    let t40 = qd[12] * s_q14;
-    let t41 = qd[12] * c_q14;
-    let t42 = t40 * t41;
-    let t43 = qd[13] * t40;
-    let t44 = p.g * c_q16;
-    let t45 = qd[15] * s_q17;
-    let t46 = qd[15] * c_q17;
-    let t47 = t45 * t46;
-    let t48 = qd[16] * t45;
+    let vt29 = pair(p.g, p.g) * pair(c_q7, c_q10);
+    let vt30 = pair(qd[6], qd[9]) * pair(s_q8, s_q11);
+    let vt31 = pair(qd[6], qd[9]) * pair(c_q8, c_q11);
+    let vt32 = vt30 * vt31;
+    let vt33 = pair(qd[7], qd[10]) * vt30;
+    let vt39 = pair(p.g, p.g) * pair(c_q13, c_q16);
+    let vt40 = pair(qd[12], qd[15]) * pair(s_q14, s_q17);
+    let vt41 = pair(qd[12], qd[15]) * pair(c_q14, c_q17);
+    let vt42 = vt40 * vt41;
+    let vt43 = pair(qd[13], qd[16]) * vt40;
     let t49 = p.g * c_q19;
     let t50 = qd[18] * s_q20;
     let t51 = qd[18] * c_q20;
@@ -1850,14 +1859,16 @@ fn bias_with_body(
     let t57 = p.g * s_q0 + 2.0 * (q[2] * t22 - qd[2] * t20);
     let t58 = qd[3] * t25 + t16 * t54 - qd[5] * t23 - t10 * t22;
     let t59 = qd[4] * t23 + t17 * t54 - qd[3] * t24 - t11 * t22;
-    let t60 = p.g * s_q7 + 2.0 * (q[9] * t33 - qd[8] * t31);
-    let t61 = q[9] * t32 + 2.0 * qd[7] * qd[8] - s_q8 * t29;
-    let t62 = p.g * s_q10 + 2.0 * (q[12] * t38 - qd[11] * t36);
-    let t63 = q[12] * t37 + 2.0 * qd[10] * qd[11] - s_q11 * t34;
-    let t64 = p.g * s_q13 + 2.0 * (q[15] * t43 - qd[14] * t41);
-    let t65 = q[15] * t42 + 2.0 * qd[13] * qd[14] - s_q14 * t39;
-    let t66 = p.g * s_q16 + 2.0 * (q[18] * t48 - qd[17] * t46);
-    let t67 = q[18] * t47 + 2.0 * qd[16] * qd[17] - s_q17 * t44;
+    let vt60 = pair(p.g, p.g) * pair(s_q7, s_q10)
+        + pair(2.0, 2.0) * (pair(q[9], q[12]) * vt33 - pair(qd[8], qd[11]) * vt31);
+    let vt61 = pair(q[9], q[12]) * vt32
+        + pair(2.0, 2.0) * pair(qd[7], qd[10]) * pair(qd[8], qd[11])
+        - pair(s_q8, s_q11) * vt29;
+    let vt64 = pair(p.g, p.g) * pair(s_q13, s_q16)
+        + pair(2.0, 2.0) * (pair(q[15], q[18]) * vt43 - pair(qd[14], qd[17]) * vt41);
+    let vt65 = pair(q[15], q[18]) * vt42
+        + pair(2.0, 2.0) * pair(qd[13], qd[16]) * pair(qd[14], qd[17])
+        - pair(s_q14, s_q17) * vt39;
     let t68 = p.g * s_q19 + 2.0 * (q[21] * t53 - qd[20] * t51);
     let t69 = q[21] * t52 + 2.0 * qd[19] * qd[20] - s_q20 * t49;
     let t70 = t20 * t20 + qd[1] * qd[1];
@@ -1866,18 +1877,14 @@ fn bias_with_body(
     let t73 = t26 * t27;
     let t74 = t26 * t28;
     let t75 = t27 * t28;
-    let t76 = t31 * t31 + qd[7] * qd[7];
-    let t77 = t36 * t36 + qd[10] * qd[10];
-    let t78 = t41 * t41 + qd[13] * qd[13];
-    let t79 = t46 * t46 + qd[16] * qd[16];
+    let vt76 = vt31 * vt31 + pair(qd[7], qd[10]) * pair(qd[7], qd[10]);
+    let vt78 = vt41 * vt41 + pair(qd[13], qd[16]) * pair(qd[13], qd[16]);
     let t80 = t51 * t51 + qd[19] * qd[19];
     let t81 = t11 * t56 + t14 * t57 + t17 * t71;
     let t82 = t26 * d.k5 + t27 * d.k7;
     let t83 = t26 * d.k4 + t27 * d.k5;
-    let t84 = qd[7] * t31;
-    let t85 = qd[10] * t36;
-    let t86 = qd[13] * t41;
-    let t87 = qd[16] * t46;
+    let vt84 = pair(qd[7], qd[10]) * vt31;
+    let vt86 = pair(qd[13], qd[16]) * vt41;
     let t88 = qd[19] * t51;
     let t89 = t75 * d.k6 + t55 * d.k4 + t58 * d.k5 + t81 * d.k8 - t28 * t82;
     let t90 = t28 * t83 + t55 * d.k5 + t58 * d.k7 + t81 * d.k9 - t74 * d.k6;
@@ -1887,49 +1894,75 @@ fn bias_with_body(
     let t92 = (t73 - t59) * d.k8 + (t27 * t27 + t72) * d.k9;
     let t93 = (t26 * t26 + t72) * d.k8 + (t59 + t73) * d.k9;
     let t94 = (t55 + t75) * d.k8 - (t74 - t58) * d.k9;
+    let o0 = c_q1
+        * (0.5 * (t57 * d.k3 - s_q0 * d.k1) + t9 * t89 + t10 * t90 + t11 * t91
+            + t22 * (d.k2 - d.k0)
+            - q[2] * (t57 * d.k10 + t12 * t92 + t14 * t94 - t13 * t93 - t22 * d.k3))
+        + s_q1 * (t15 * t89 + t16 * t90 + t17 * t91 + t54 * (d.k0 + d.k2));
+    let o1 = t12 * t89 + t13 * t90 + t14 * t91
+        + q[2] * (t56 * d.k10 + t9 * t92 + t11 * t94 - t10 * t93 - 0.5 * t21 * d.k3)
+        - 0.5 * (c_q0 * s_q1 * d.k1 + t56 * d.k3) - t21 * d.k2;
+    let o2 = t71 * d.k10 + t15 * t92 + t17 * t94 + 0.5 * t70 * d.k3 - t16 * t93;
+    let vo6 = pair(c_q8, c_q11)
+        * (pair(0.5, 0.5)
+            * (vt60 * pair(d.k3, d.k3) - pair(s_q7, s_q10) * pair(d.k1, d.k1))
+            + vt33 * (pair(d.k2, d.k2) - pair(d.k0, d.k0))
+            - pair(q[9], q[12]) * (pair(p.mr, p.mr) * vt60 - vt33 * pair(d.k3, d.k3)))
+        + pair(s_q8, s_q11) * vt84 * (pair(d.k0, d.k0) + pair(d.k2, d.k2));
+    let (o6, o9) = pair_lanes(vo6);
+    let vo7 = pair(q[9], q[12])
+        * (pair(p.mr, p.mr) * vt61 - pair(0.5, 0.5) * vt32 * pair(d.k3, d.k3))
+        - pair(0.5, 0.5)
+            * (pair(c_q7, c_q10) * pair(s_q8, s_q11) * pair(d.k1, d.k1)
+                + vt61 * pair(d.k3, d.k3)) - vt32 * pair(d.k2, d.k2);
+    let (o7, o10) = pair_lanes(vo7);
+    let vo8 = pair(p.mr, p.mr) * (pair(c_q8, c_q11) * vt29 - pair(q[9], q[12]) * vt76)
+        + pair(0.5, 0.5) * vt76 * pair(d.k3, d.k3);
+    let (o8, o11) = pair_lanes(vo8);
+    let vo12 = pair(c_q14, c_q17)
+        * (pair(0.5, 0.5)
+            * (vt64 * pair(d.k3, d.k3) - pair(s_q13, s_q16) * pair(d.k1, d.k1))
+            + vt43 * (pair(d.k2, d.k2) - pair(d.k0, d.k0))
+            - pair(q[15], q[18]) * (pair(p.mr, p.mr) * vt64 - vt43 * pair(d.k3, d.k3)))
+        + pair(s_q14, s_q17) * vt86 * (pair(d.k0, d.k0) + pair(d.k2, d.k2));
+    let (o12, o15) = pair_lanes(vo12);
+    let vo13 = pair(q[15], q[18])
+        * (pair(p.mr, p.mr) * vt65 - pair(0.5, 0.5) * vt42 * pair(d.k3, d.k3))
+        - pair(0.5, 0.5)
+            * (pair(c_q13, c_q16) * pair(s_q14, s_q17) * pair(d.k1, d.k1)
+                + vt65 * pair(d.k3, d.k3)) - vt42 * pair(d.k2, d.k2);
+    let (o13, o16) = pair_lanes(vo13);
+    let vo14 = pair(p.mr, p.mr) * (pair(c_q14, c_q17) * vt39 - pair(q[15], q[18]) * vt78)
+        + pair(0.5, 0.5) * vt78 * pair(d.k3, d.k3);
+    let (o14, o17) = pair_lanes(vo14);
+    let o18 = c_q20
+        * (0.5 * (t68 * d.k3 - s_q19 * d.k1) + t53 * (d.k2 - d.k0)
+            - q[21] * (p.mr * t68 - t53 * d.k3)) + s_q20 * t88 * (d.k0 + d.k2);
+    let o19 = q[21] * (p.mr * t69 - 0.5 * t52 * d.k3)
+        - 0.5 * (c_q19 * s_q20 * d.k1 + t69 * d.k3) - t52 * d.k2;
+    let o20 = p.mr * (c_q20 * t49 - q[21] * t80) + 0.5 * t80 * d.k3;
     [
-        c_q1
-            * (0.5 * (t57 * d.k3 - s_q0 * d.k1) + t9 * t89 + t10 * t90 + t11 * t91
-                + t22 * (d.k2 - d.k0)
-                - q[2] * (t57 * d.k10 + t12 * t92 + t14 * t94 - t13 * t93 - t22 * d.k3))
-            + s_q1 * (t15 * t89 + t16 * t90 + t17 * t91 + t54 * (d.k0 + d.k2)),
-        t12 * t89 + t13 * t90 + t14 * t91
-            + q[2] * (t56 * d.k10 + t9 * t92 + t11 * t94 - t10 * t93 - 0.5 * t21 * d.k3)
-            - 0.5 * (c_q0 * s_q1 * d.k1 + t56 * d.k3) - t21 * d.k2,
-        t71 * d.k10 + t15 * t92 + t17 * t94 + 0.5 * t70 * d.k3 - t16 * t93,
+        o0,
+        o1,
+        o2,
         t89,
         t90,
         t91,
-        c_q8
-            * (0.5 * (t60 * d.k3 - s_q7 * d.k1) + t33 * (d.k2 - d.k0)
-                - q[9] * (p.mr * t60 - t33 * d.k3)) + s_q8 * t84 * (d.k0 + d.k2),
-        q[9] * (p.mr * t61 - 0.5 * t32 * d.k3) - 0.5 * (c_q7 * s_q8 * d.k1 + t61 * d.k3)
-            - t32 * d.k2,
-        p.mr * (c_q8 * t29 - q[9] * t76) + 0.5 * t76 * d.k3,
-        c_q11
-            * (0.5 * (t62 * d.k3 - s_q10 * d.k1) + t38 * (d.k2 - d.k0)
-                - q[12] * (p.mr * t62 - t38 * d.k3)) + s_q11 * t85 * (d.k0 + d.k2),
-        q[12] * (p.mr * t63 - 0.5 * t37 * d.k3)
-            - 0.5 * (c_q10 * s_q11 * d.k1 + t63 * d.k3) - t37 * d.k2,
-        p.mr * (c_q11 * t34 - q[12] * t77) + 0.5 * t77 * d.k3,
-        c_q14
-            * (0.5 * (t64 * d.k3 - s_q13 * d.k1) + t43 * (d.k2 - d.k0)
-                - q[15] * (p.mr * t64 - t43 * d.k3)) + s_q14 * t86 * (d.k0 + d.k2),
-        q[15] * (p.mr * t65 - 0.5 * t42 * d.k3)
-            - 0.5 * (c_q13 * s_q14 * d.k1 + t65 * d.k3) - t42 * d.k2,
-        p.mr * (c_q14 * t39 - q[15] * t78) + 0.5 * t78 * d.k3,
-        c_q17
-            * (0.5 * (t66 * d.k3 - s_q16 * d.k1) + t48 * (d.k2 - d.k0)
-                - q[18] * (p.mr * t66 - t48 * d.k3)) + s_q17 * t87 * (d.k0 + d.k2),
-        q[18] * (p.mr * t67 - 0.5 * t47 * d.k3)
-            - 0.5 * (c_q16 * s_q17 * d.k1 + t67 * d.k3) - t47 * d.k2,
-        p.mr * (c_q17 * t44 - q[18] * t79) + 0.5 * t79 * d.k3,
-        c_q20
-            * (0.5 * (t68 * d.k3 - s_q19 * d.k1) + t53 * (d.k2 - d.k0)
-                - q[21] * (p.mr * t68 - t53 * d.k3)) + s_q20 * t88 * (d.k0 + d.k2),
-        q[21] * (p.mr * t69 - 0.5 * t52 * d.k3)
-            - 0.5 * (c_q19 * s_q20 * d.k1 + t69 * d.k3) - t52 * d.k2,
-        p.mr * (c_q20 * t49 - q[21] * t80) + 0.5 * t80 * d.k3,
+        o6,
+        o7,
+        o8,
+        o9,
+        o10,
+        o11,
+        o12,
+        o13,
+        o14,
+        o15,
+        o16,
+        o17,
+        o18,
+        o19,
+        o20,
     ]
 }
 
@@ -2928,61 +2961,45 @@ fn forward_dynamics_with_body(
     let t32 = qd[5] + t29;
     let t33 = qd[5] * t28 - qd[4] * t29;
     let t34 = qd[3] * t29 - qd[5] * t27;
-    let t35 = p.g * c_q7;
-    let t36 = qd[6] * s_q8;
-    let t37 = qd[6] * c_q8;
-    let t38 = t36 * t37;
-    let t39 = qd[7] * t36;
-    let t40 = p.g * c_q10;
-    let t41 = qd[9] * s_q11;
-    let t42 = qd[9] * c_q11;
-    let t43 = t41 * t42;
-    let t44 = qd[10] * t41;
-    let t45 = p.g * c_q13;
-    let t46 = qd[12] * s_q14;
-    let t47 = qd[12] * c_q14;
-    let t48 = t46 * t47;
-    let t49 = qd[13] * t46;
-    let t50 = p.g * c_q16;
-    let t51 = qd[15] * s_q17;
-    let t52 = qd[15] * c_q17;
-    let t53 = t51 * t52;
-    let t54 = qd[16] * t51;
+    let vt35 = pair(p.g, p.g) * pair(c_q7, c_q10);
+    let (t35, t40) = pair_lanes(vt35);
+    let vt36 = pair(qd[6], qd[9]) * pair(s_q8, s_q11);
+    let vt37 = pair(qd[6], qd[9]) * pair(c_q8, c_q11);
+    let (t37, t42) = pair_lanes(vt37);
+    let vt38 = vt36 * vt37;
+    let vt39 = pair(qd[7], qd[10]) * vt36;
+    let vt45 = pair(p.g, p.g) * pair(c_q13, c_q16);
+    let vt46 = pair(qd[12], qd[15]) * pair(s_q14, s_q17);
+    let vt47 = pair(qd[12], qd[15]) * pair(c_q14, c_q17);
+    let vt48 = vt46 * vt47;
+    let vt49 = pair(qd[13], qd[16]) * vt46;
     let t55 = p.g * c_q19;
     let t56 = qd[18] * s_q20;
     let t57 = qd[18] * c_q20;
     let t58 = t56 * t57;
     let t59 = qd[19] * t56;
-    let t60 = p.mr * q[9];
-    let t61 = p.mr * q[12];
-    let t62 = p.mr * q[15];
-    let t63 = p.mr * q[18];
+    let vt60 = pair(p.mr, p.mr) * pair(q[9], q[12]);
+    let vt62 = pair(p.mr, p.mr) * pair(q[15], q[18]);
     let t64 = p.mr * q[21];
     let t65 = q[2] * t25 + 2.0 * qd[1] * qd[2];
     let t66 = q[2] * t22 - 2.0 * qd[2] * t23;
-    let t67 = q[9] * t38 + 2.0 * qd[7] * qd[8];
-    let t68 = q[9] * t39 - 2.0 * qd[8] * t37;
-    let t69 = q[12] * t43 + 2.0 * qd[10] * qd[11];
-    let t70 = q[12] * t44 - 2.0 * qd[11] * t42;
-    let t71 = q[15] * t48 + 2.0 * qd[13] * qd[14];
-    let t72 = q[15] * t49 - 2.0 * qd[14] * t47;
-    let t73 = q[18] * t53 + 2.0 * qd[16] * qd[17];
-    let t74 = q[18] * t54 - 2.0 * qd[17] * t52;
+    let vt67 = pair(q[9], q[12]) * vt38
+        + pair(2.0, 2.0) * pair(qd[7], qd[10]) * pair(qd[8], qd[11]);
+    let vt68 = pair(q[9], q[12]) * vt39 - pair(2.0, 2.0) * pair(qd[8], qd[11]) * vt37;
+    let vt71 = pair(q[15], q[18]) * vt48
+        + pair(2.0, 2.0) * pair(qd[13], qd[16]) * pair(qd[14], qd[17]);
+    let vt72 = pair(q[15], q[18]) * vt49 - pair(2.0, 2.0) * pair(qd[14], qd[17]) * vt47;
     let t75 = q[21] * t58 + 2.0 * qd[19] * qd[20];
     let t76 = q[21] * t59 - 2.0 * qd[20] * t57;
     let t77 = t31 * t32;
     let t78 = t30 * d.k5 + t31 * d.k7;
     let t79 = t30 * d.k4 + t31 * d.k5;
     let t80 = t30 * t32;
-    let t81 = qd[7] * t37;
-    let t82 = qd[10] * t42;
-    let t83 = qd[13] * t47;
-    let t84 = qd[16] * t52;
+    let vt81 = pair(qd[7], qd[10]) * vt37;
+    let vt83 = pair(qd[13], qd[16]) * vt47;
     let t85 = qd[19] * t57;
-    let t86 = q[9] * (t60 - d.k3);
-    let t87 = q[12] * (t61 - d.k3);
-    let t88 = q[15] * (t62 - d.k3);
-    let t89 = q[18] * (t63 - d.k3);
+    let vt86 = pair(q[9], q[12]) * (vt60 - pair(d.k3, d.k3));
+    let vt88 = pair(q[15], q[18]) * (vt62 - pair(d.k3, d.k3));
     let t90 = q[21] * (t64 - d.k3);
     let t91 = t9 * d.k18 + t10 * d.k19;
     let t92 = t16 * d.k20 + t15 * d.k21;
@@ -3086,71 +3103,98 @@ fn forward_dynamics_with_body(
     let t158 = t34 + t10 * t149 + t13 * inv1 * t151 + t16 * t150;
     let t159 = t132 - d.k8 * t156 - d.k4 * t157 - d.k5 * t158;
     let t160 = t134 - d.k9 * t156 - d.k5 * t157 - d.k7 * t158;
+    let o0 = inv2 * t148;
+    let o1 = inv1 * t151;
+    let o3 = d.k25 * t159 - d.k26 * t160;
+    let o4 = d.k27 * t160 - d.k26 * t159;
+    let o5 = (t140 + d.k8 * (t9 * t152 + t12 * t153 + t15 * t155)
+        + d.k9 * (t10 * t152 + t13 * t153 + t16 * t155)
+        - d.k6
+            * (qd[4] * t27 + t11 * t149 + t14 * inv1 * t151 + t17 * t150 - qd[3] * t28))
+        * d.k32;
+    let vo6 = (pair(tau[6], tau[9])
+        + pair(c_q8, c_q11)
+            * (vt39 * (pair(d.k0, d.k0) + vt86 - pair(d.k2, d.k2))
+                - pair(q[9], q[12])
+                    * (pair(0.5, 0.5) * vt39 * pair(d.k3, d.k3)
+                        - pair(p.mr, p.mr) * vt68)
+                - pair(0.5, 0.5) * vt68 * pair(d.k3, d.k3)
+                - pair(p.g, p.g) * pair(s_q7, s_q10) * (pair(d.k30, d.k30) - vt60))
+        - pair(s_q8, s_q11) * (vt81 * (pair(d.k0, d.k0) + pair(d.k2, d.k2))))
+        / (pair(d.k0, d.k0) + pair(s_q8, s_q11) * pair(s_q8, s_q11) * pair(d.k2, d.k2)
+            + pair(c_q8, c_q11) * pair(c_q8, c_q11) * vt86);
+    let (o6, o9) = pair_lanes(vo6);
+    let vo7 = (pair(tau[7], tau[10]) + vt38 * pair(d.k2, d.k2)
+        + pair(q[9], q[12])
+            * (pair(0.5, 0.5) * vt38 * pair(d.k3, d.k3) - pair(p.mr, p.mr) * vt67)
+        + pair(s_q8, s_q11) * vt35 * (vt60 + pair(d.k31, d.k31))
+        + pair(0.5, 0.5) * vt67 * pair(d.k3, d.k3)) / (pair(d.k0, d.k0) + vt86);
+    let (o7, o10) = pair_lanes(vo7);
+    let o8 = (tau[8] - p.mr * (c_q8 * t35 - q[9] * (t37 * t37 + qd[7] * qd[7]))
+        - 0.5 * d.k3 * (t37 * t37 + qd[7] * qd[7])) * d.k33;
+    let o11 = d.k33
+        * (tau[11] - p.mr * (c_q11 * t40 - q[12] * (t42 * t42 + qd[10] * qd[10]))
+            - 0.5 * d.k3 * (t42 * t42 + qd[10] * qd[10]));
+    let vo12 = (pair(tau[12], tau[15])
+        + pair(c_q14, c_q17)
+            * (vt49 * (pair(d.k0, d.k0) + vt88 - pair(d.k2, d.k2))
+                - pair(q[15], q[18])
+                    * (pair(0.5, 0.5) * vt49 * pair(d.k3, d.k3)
+                        - pair(p.mr, p.mr) * vt72)
+                - pair(0.5, 0.5) * vt72 * pair(d.k3, d.k3)
+                - pair(p.g, p.g) * pair(s_q13, s_q16) * (pair(d.k30, d.k30) - vt62))
+        - pair(s_q14, s_q17) * (vt83 * (pair(d.k0, d.k0) + pair(d.k2, d.k2))))
+        / (pair(d.k0, d.k0) + pair(s_q14, s_q17) * pair(s_q14, s_q17) * pair(d.k2, d.k2)
+            + pair(c_q14, c_q17) * pair(c_q14, c_q17) * vt88);
+    let (o12, o15) = pair_lanes(vo12);
+    let vo13 = (pair(tau[13], tau[16]) + vt48 * pair(d.k2, d.k2)
+        + pair(q[15], q[18])
+            * (pair(0.5, 0.5) * vt48 * pair(d.k3, d.k3) - pair(p.mr, p.mr) * vt71)
+        + pair(s_q14, s_q17) * vt45 * (vt62 + pair(d.k31, d.k31))
+        + pair(0.5, 0.5) * vt71 * pair(d.k3, d.k3)) / (pair(d.k0, d.k0) + vt88);
+    let (o13, o16) = pair_lanes(vo13);
+    let vo14 = pair(d.k33, d.k33)
+        * (pair(tau[14], tau[17])
+            - pair(p.mr, p.mr)
+                * (pair(c_q14, c_q17) * vt45
+                    - pair(q[15], q[18])
+                        * (vt47 * vt47 + pair(qd[13], qd[16]) * pair(qd[13], qd[16])))
+            - pair(0.5, 0.5) * pair(d.k3, d.k3)
+                * (vt47 * vt47 + pair(qd[13], qd[16]) * pair(qd[13], qd[16])));
+    let (o14, o17) = pair_lanes(vo14);
+    let o18 = (tau[18]
+        + c_q20
+            * (t59 * (d.k0 + t90 - d.k2) - q[21] * (0.5 * t59 * d.k3 - p.mr * t76)
+                - 0.5 * t76 * d.k3 - p.g * s_q19 * (d.k30 - t64))
+        - s_q20 * (t85 * (d.k0 + d.k2)))
+        / (d.k0 + s_q20 * s_q20 * d.k2 + c_q20 * c_q20 * t90);
+    let o19 = (tau[19] + t58 * d.k2 + q[21] * (0.5 * t58 * d.k3 - p.mr * t75)
+        + s_q20 * t55 * (t64 + d.k31) + 0.5 * t75 * d.k3) / (d.k0 + t90);
+    let o20 = d.k33
+        * (tau[20] - p.mr * (c_q20 * t55 - q[21] * (t57 * t57 + qd[19] * qd[19]))
+            - 0.5 * d.k3 * (t57 * t57 + qd[19] * qd[19]));
     [
-        inv2 * t148,
-        inv1 * t151,
+        o0,
+        o1,
         t154,
-        d.k25 * t159 - d.k26 * t160,
-        d.k27 * t160 - d.k26 * t159,
-        (t140 + d.k8 * (t9 * t152 + t12 * t153 + t15 * t155)
-            + d.k9 * (t10 * t152 + t13 * t153 + t16 * t155)
-            - d.k6
-                * (qd[4] * t27 + t11 * t149 + t14 * inv1 * t151 + t17 * t150
-                    - qd[3] * t28)) * d.k32,
-        (tau[6]
-            + c_q8
-                * (t39 * (d.k0 + t86 - d.k2) - q[9] * (0.5 * t39 * d.k3 - p.mr * t68)
-                    - 0.5 * t68 * d.k3 - p.g * s_q7 * (d.k30 - t60))
-            - s_q8 * (t81 * (d.k0 + d.k2)))
-            / (d.k0 + s_q8 * s_q8 * d.k2 + c_q8 * c_q8 * t86),
-        (tau[7] + t38 * d.k2 + q[9] * (0.5 * t38 * d.k3 - p.mr * t67)
-            + s_q8 * t35 * (t60 + d.k31) + 0.5 * t67 * d.k3) / (d.k0 + t86),
-        (tau[8] - p.mr * (c_q8 * t35 - q[9] * (t37 * t37 + qd[7] * qd[7]))
-            - 0.5 * d.k3 * (t37 * t37 + qd[7] * qd[7])) * d.k33,
-        (tau[9]
-            + c_q11
-                * (t44 * (d.k0 + t87 - d.k2) - q[12] * (0.5 * t44 * d.k3 - p.mr * t70)
-                    - 0.5 * t70 * d.k3 - p.g * s_q10 * (d.k30 - t61))
-            - s_q11 * (t82 * (d.k0 + d.k2)))
-            / (d.k0 + s_q11 * s_q11 * d.k2 + c_q11 * c_q11 * t87),
-        (tau[10] + t43 * d.k2 + q[12] * (0.5 * t43 * d.k3 - p.mr * t69)
-            + s_q11 * t40 * (t61 + d.k31) + 0.5 * t69 * d.k3) / (d.k0 + t87),
-        d.k33
-            * (tau[11] - p.mr * (c_q11 * t40 - q[12] * (t42 * t42 + qd[10] * qd[10]))
-                - 0.5 * d.k3 * (t42 * t42 + qd[10] * qd[10])),
-        (tau[12]
-            + c_q14
-                * (t49 * (d.k0 + t88 - d.k2) - q[15] * (0.5 * t49 * d.k3 - p.mr * t72)
-                    - 0.5 * t72 * d.k3 - p.g * s_q13 * (d.k30 - t62))
-            - s_q14 * (t83 * (d.k0 + d.k2)))
-            / (d.k0 + s_q14 * s_q14 * d.k2 + c_q14 * c_q14 * t88),
-        (tau[13] + t48 * d.k2 + q[15] * (0.5 * t48 * d.k3 - p.mr * t71)
-            + s_q14 * t45 * (t62 + d.k31) + 0.5 * t71 * d.k3) / (d.k0 + t88),
-        d.k33
-            * (tau[14] - p.mr * (c_q14 * t45 - q[15] * (t47 * t47 + qd[13] * qd[13]))
-                - 0.5 * d.k3 * (t47 * t47 + qd[13] * qd[13])),
-        (tau[15]
-            + c_q17
-                * (t54 * (d.k0 + t89 - d.k2) - q[18] * (0.5 * t54 * d.k3 - p.mr * t74)
-                    - 0.5 * t74 * d.k3 - p.g * s_q16 * (d.k30 - t63))
-            - s_q17 * (t84 * (d.k0 + d.k2)))
-            / (d.k0 + s_q17 * s_q17 * d.k2 + c_q17 * c_q17 * t89),
-        (tau[16] + t53 * d.k2 + q[18] * (0.5 * t53 * d.k3 - p.mr * t73)
-            + s_q17 * t50 * (t63 + d.k31) + 0.5 * t73 * d.k3) / (d.k0 + t89),
-        d.k33
-            * (tau[17] - p.mr * (c_q17 * t50 - q[18] * (t52 * t52 + qd[16] * qd[16]))
-                - 0.5 * d.k3 * (t52 * t52 + qd[16] * qd[16])),
-        (tau[18]
-            + c_q20
-                * (t59 * (d.k0 + t90 - d.k2) - q[21] * (0.5 * t59 * d.k3 - p.mr * t76)
-                    - 0.5 * t76 * d.k3 - p.g * s_q19 * (d.k30 - t64))
-            - s_q20 * (t85 * (d.k0 + d.k2)))
-            / (d.k0 + s_q20 * s_q20 * d.k2 + c_q20 * c_q20 * t90),
-        (tau[19] + t58 * d.k2 + q[21] * (0.5 * t58 * d.k3 - p.mr * t75)
-            + s_q20 * t55 * (t64 + d.k31) + 0.5 * t75 * d.k3) / (d.k0 + t90),
-        d.k33
-            * (tau[20] - p.mr * (c_q20 * t55 - q[21] * (t57 * t57 + qd[19] * qd[19]))
-                - 0.5 * d.k3 * (t57 * t57 + qd[19] * qd[19])),
+        o3,
+        o4,
+        o5,
+        o6,
+        o7,
+        o8,
+        o9,
+        o10,
+        o11,
+        o12,
+        o13,
+        o14,
+        o15,
+        o16,
+        o17,
+        o18,
+        o19,
+        o20,
     ]
 }
 
@@ -8303,42 +8347,24 @@ fn inverse_dynamics_derivatives_with_body(
     let t53 = qd[5] * t44 + qdd[3] + t9 * t38 + t14 * qdd[1] + t47 - qd[4] * t46;
     let t54 = qd[3] * t46 + qdd[4] + t48 + t15 * qdd[1] + t21 * t39 - qd[5] * t42;
     let t55 = qd[4] * t42 + qdd[5] + t49 + t22 * t39 - t12 * t38 - qd[3] * t44;
-    let t56 = c_q8 * qdd[6];
-    let t57 = s_q8 * qdd[6];
-    let t58 = p.g * c_q7;
-    let t59 = s_q8 * t58;
-    let t60 = qd[6] * s_q8;
-    let t61 = qd[7] * t60;
-    let t62 = qd[6] * c_q8;
-    let t63 = qd[7] * t62;
-    let t64 = q[9] * t60;
-    let t65 = c_q11 * qdd[9];
-    let t66 = s_q11 * qdd[9];
-    let t67 = p.g * c_q10;
-    let t68 = s_q11 * t67;
-    let t69 = qd[9] * s_q11;
-    let t70 = qd[10] * t69;
-    let t71 = qd[9] * c_q11;
-    let t72 = qd[10] * t71;
-    let t73 = q[12] * t69;
-    let t74 = c_q14 * qdd[12];
-    let t75 = s_q14 * qdd[12];
-    let t76 = p.g * c_q13;
-    let t77 = s_q14 * t76;
-    let t78 = qd[12] * s_q14;
-    let t79 = qd[13] * t78;
-    let t80 = qd[12] * c_q14;
-    let t81 = qd[13] * t80;
-    let t82 = q[15] * t78;
-    let t83 = c_q17 * qdd[15];
-    let t84 = s_q17 * qdd[15];
-    let t85 = p.g * c_q16;
-    let t86 = s_q17 * t85;
-    let t87 = qd[15] * s_q17;
-    let t88 = qd[16] * t87;
-    let t89 = qd[15] * c_q17;
-    let t90 = qd[16] * t89;
-    let t91 = q[18] * t87;
+    let vt56 = pair(c_q8, c_q11) * pair(qdd[6], qdd[9]);
+    let vt57 = pair(s_q8, s_q11) * pair(qdd[6], qdd[9]);
+    let vt58 = pair(p.g, p.g) * pair(c_q7, c_q10);
+    let vt59 = pair(s_q8, s_q11) * vt58;
+    let vt60 = pair(qd[6], qd[9]) * pair(s_q8, s_q11);
+    let vt61 = pair(qd[7], qd[10]) * vt60;
+    let vt62 = pair(qd[6], qd[9]) * pair(c_q8, c_q11);
+    let vt63 = pair(qd[7], qd[10]) * vt62;
+    let vt64 = pair(q[9], q[12]) * vt60;
+    let vt74 = pair(c_q14, c_q17) * pair(qdd[12], qdd[15]);
+    let vt75 = pair(s_q14, s_q17) * pair(qdd[12], qdd[15]);
+    let vt76 = pair(p.g, p.g) * pair(c_q13, c_q16);
+    let vt77 = pair(s_q14, s_q17) * vt76;
+    let vt78 = pair(qd[12], qd[15]) * pair(s_q14, s_q17);
+    let vt79 = pair(qd[13], qd[16]) * vt78;
+    let vt80 = pair(qd[12], qd[15]) * pair(c_q14, c_q17);
+    let vt81 = pair(qd[13], qd[16]) * vt80;
+    let vt82 = pair(q[15], q[18]) * vt78;
     let t92 = c_q20 * qdd[18];
     let t93 = s_q20 * qdd[18];
     let t94 = p.g * c_q19;
@@ -8364,44 +8390,30 @@ fn inverse_dynamics_derivatives_with_body(
     let t114 = t113 + t22 * t108 - t12 * t109;
     let t115 = t52 * t52;
     let t116 = t50 * t51;
-    let t117 = t62 * t62;
-    let t118 = qdd[7] + t60 * t62;
-    let t119 = t57 + 2.0 * t63;
-    let t120 = 2.0 * t61 - t56;
-    let t121 = p.g * s_q7 + q[9] * t120 - 2.0 * qd[8] * t62;
-    let t122 = t71 * t71;
-    let t123 = qdd[10] + t69 * t71;
-    let t124 = t66 + 2.0 * t72;
-    let t125 = 2.0 * t70 - t65;
-    let t126 = p.g * s_q10 + q[12] * t125 - 2.0 * qd[11] * t71;
-    let t127 = t80 * t80;
-    let t128 = qdd[13] + t78 * t80;
-    let t129 = t75 + 2.0 * t81;
-    let t130 = 2.0 * t79 - t74;
-    let t131 = p.g * s_q13 + q[15] * t130 - 2.0 * qd[14] * t80;
-    let t132 = t89 * t89;
-    let t133 = qdd[16] + t87 * t89;
-    let t134 = t84 + 2.0 * t90;
-    let t135 = 2.0 * t88 - t83;
-    let t136 = p.g * s_q16 + q[18] * t135 - 2.0 * qd[17] * t89;
+    let vt117 = vt62 * vt62;
+    let vt118 = pair(qdd[7], qdd[10]) + vt60 * vt62;
+    let vt119 = vt57 + pair(2.0, 2.0) * vt63;
+    let vt120 = pair(2.0, 2.0) * vt61 - vt56;
+    let vt121 = pair(p.g, p.g) * pair(s_q7, s_q10) + pair(q[9], q[12]) * vt120
+        - pair(2.0, 2.0) * pair(qd[8], qd[11]) * vt62;
+    let vt127 = vt80 * vt80;
+    let vt128 = pair(qdd[13], qdd[16]) + vt78 * vt80;
+    let vt129 = vt75 + pair(2.0, 2.0) * vt81;
+    let vt130 = pair(2.0, 2.0) * vt79 - vt74;
+    let vt131 = pair(p.g, p.g) * pair(s_q13, s_q16) + pair(q[15], q[18]) * vt130
+        - pair(2.0, 2.0) * pair(qd[14], qd[17]) * vt80;
     let t137 = t98 * t98;
     let t138 = qdd[19] + t96 * t98;
     let t139 = t93 + 2.0 * t99;
     let t140 = 2.0 * t97 - t92;
     let t141 = p.g * s_q19 + q[21] * t140 - 2.0 * qd[20] * t98;
-    let t142 = p.mr * t121;
-    let t143 = p.mr * t126;
-    let t144 = p.mr * t131;
-    let t145 = p.mr * t136;
+    let vt142 = pair(p.mr, p.mr) * vt121;
+    let vt144 = pair(p.mr, p.mr) * vt131;
     let t146 = p.mr * t141;
-    let t147 = qd[7] * s_q8;
-    let t148 = p.mr * q[9];
-    let t149 = qd[10] * s_q11;
-    let t150 = p.mr * q[12];
-    let t151 = qd[13] * s_q14;
-    let t152 = p.mr * q[15];
-    let t153 = qd[16] * s_q17;
-    let t154 = p.mr * q[18];
+    let vt147 = pair(qd[7], qd[10]) * pair(s_q8, s_q11);
+    let vt148 = pair(p.mr, p.mr) * pair(q[9], q[12]);
+    let vt151 = pair(qd[13], qd[16]) * pair(s_q14, s_q17);
+    let vt152 = pair(p.mr, p.mr) * pair(q[15], q[18]);
     let t155 = qd[19] * s_q20;
     let t156 = p.mr * q[21];
     let t157 = t22 * t36 + t12 * t34;
@@ -8463,18 +8475,13 @@ fn inverse_dynamics_derivatives_with_body(
     let t213 = 4.0 * t39 * t209 + t38 * t208 + t13 * qdd[1] - qd[5] * t212;
     let t214 = qd[4] * t212 - qd[3] * t210;
     let t215 = t51 * t212 + t50 * t210;
-    let t216 = 2.0 * qd[8] * t60 + q[9] * t119;
-    let t217 = t117 - t60 * t60;
-    let t218 = q[9] * t217 - c_q8 * t58;
-    let t219 = 2.0 * qd[11] * t69 + q[12] * t124;
-    let t220 = t122 - t69 * t69;
-    let t221 = q[12] * t220 - c_q11 * t67;
-    let t222 = 2.0 * qd[14] * t78 + q[15] * t129;
-    let t223 = t127 - t78 * t78;
-    let t224 = q[15] * t223 - c_q14 * t76;
-    let t225 = 2.0 * qd[17] * t87 + q[18] * t134;
-    let t226 = t132 - t87 * t87;
-    let t227 = q[18] * t226 - c_q17 * t85;
+    let vt216 = pair(2.0, 2.0) * pair(qd[8], qd[11]) * vt60 + pair(q[9], q[12]) * vt119;
+    let vt217 = vt117 - vt60 * vt60;
+    let vt218 = pair(q[9], q[12]) * vt217 - pair(c_q8, c_q11) * vt58;
+    let vt222 = pair(2.0, 2.0) * pair(qd[14], qd[17]) * vt78
+        + pair(q[15], q[18]) * vt129;
+    let vt223 = vt127 - vt78 * vt78;
+    let vt224 = pair(q[15], q[18]) * vt223 - pair(c_q14, c_q17) * vt76;
     let t228 = 2.0 * qd[20] * t96 + q[21] * t139;
     let t229 = t137 - t96 * t96;
     let t230 = q[21] * t229 - c_q20 * t94;
@@ -8497,14 +8504,12 @@ fn inverse_dynamics_derivatives_with_body(
     let t247 = -2.0 * (qd[1] * t12 + t17 * t36);
     let t248 = qd[4] + 2.0 * t44;
     let t249 = qd[3] + 2.0 * t42;
-    let t250 = 2.0 * (q[9] * t147 - qd[8] * c_q8);
-    let t251 = t62 * t148;
-    let t252 = 2.0 * (q[12] * t149 - qd[11] * c_q11);
-    let t253 = t71 * t150;
-    let t254 = 2.0 * (q[15] * t151 - qd[14] * c_q14);
-    let t255 = t80 * t152;
-    let t256 = 2.0 * (q[18] * t153 - qd[17] * c_q17);
-    let t257 = t89 * t154;
+    let vt250 = pair(2.0, 2.0)
+        * (pair(q[9], q[12]) * vt147 - pair(qd[8], qd[11]) * pair(c_q8, c_q11));
+    let vt251 = vt62 * vt148;
+    let vt254 = pair(2.0, 2.0)
+        * (pair(q[15], q[18]) * vt151 - pair(qd[14], qd[17]) * pair(c_q14, c_q17));
+    let vt255 = vt80 * vt152;
     let t258 = 2.0 * (q[21] * t155 - qd[20] * c_q20);
     let t259 = t98 * t156;
     let t260 = t52 * d.k6;
@@ -8524,18 +8529,12 @@ fn inverse_dynamics_derivatives_with_body(
     let t272 = (t50 * t50 + t115) * d.k8 + (t55 + t116) * d.k9;
     let t273 = (t53 + t51 * t52) * d.k8 - (t50 * t52 - t54) * d.k9;
     let t274 = t110 * d.k10 + t14 * t271 + t17 * t273 - t15 * t272;
-    let t275 = qd[7] * d.k0;
-    let t276 = t60 * d.k2;
-    let t277 = t120 * d.k3;
-    let t278 = qd[10] * d.k0;
-    let t279 = t69 * d.k2;
-    let t280 = t125 * d.k3;
-    let t281 = qd[13] * d.k0;
-    let t282 = t78 * d.k2;
-    let t283 = t130 * d.k3;
-    let t284 = qd[16] * d.k0;
-    let t285 = t87 * d.k2;
-    let t286 = t135 * d.k3;
+    let vt275 = pair(qd[7], qd[10]) * pair(d.k0, d.k0);
+    let vt276 = vt60 * pair(d.k2, d.k2);
+    let vt277 = vt120 * pair(d.k3, d.k3);
+    let vt281 = pair(qd[13], qd[16]) * pair(d.k0, d.k0);
+    let vt282 = vt78 * pair(d.k2, d.k2);
+    let vt283 = vt130 * pair(d.k3, d.k3);
     let t287 = qd[19] * d.k0;
     let t288 = t96 * d.k2;
     let t289 = t140 * d.k3;
@@ -8543,21 +8542,15 @@ fn inverse_dynamics_derivatives_with_body(
     let t291 = t14 * d.k5 + t15 * d.k7;
     let t292 = t36 * d.k2;
     let t293 = t36 * d.k3;
-    let t294 = t62 * d.k2;
-    let t295 = t62 * d.k3;
-    let t296 = t71 * d.k2;
-    let t297 = t71 * d.k3;
-    let t298 = t80 * d.k2;
-    let t299 = t80 * d.k3;
-    let t300 = t89 * d.k2;
-    let t301 = t89 * d.k3;
+    let vt294 = vt62 * pair(d.k2, d.k2);
+    let vt295 = vt62 * pair(d.k3, d.k3);
+    let vt298 = vt80 * pair(d.k2, d.k2);
+    let vt299 = vt80 * pair(d.k3, d.k3);
     let t302 = t98 * d.k2;
     let t303 = t98 * d.k3;
     let t304 = c_q0 * d.k1;
-    let t305 = c_q7 * d.k1;
-    let t306 = c_q10 * d.k1;
-    let t307 = c_q13 * d.k1;
-    let t308 = c_q16 * d.k1;
+    let vt305 = pair(c_q7, c_q10) * pair(d.k1, d.k1);
+    let vt307 = pair(c_q13, c_q16) * pair(d.k1, d.k1);
     let t309 = c_q19 * d.k1;
     let t310 = t9 * d.k8;
     let t311 = t11 * d.k9;
@@ -8619,14 +8612,10 @@ fn inverse_dynamics_derivatives_with_body(
     let t352 = t14 * d.k8;
     let t353 = t15 * d.k9;
     let t354 = t34 * d.k2;
-    let t355 = q[9] * d.k14;
-    let t356 = s_q7 * s_q8;
-    let t357 = q[12] * d.k14;
-    let t358 = s_q10 * s_q11;
-    let t359 = q[15] * d.k14;
-    let t360 = s_q13 * s_q14;
-    let t361 = q[18] * d.k14;
-    let t362 = s_q16 * s_q17;
+    let vt355 = pair(q[9], q[12]) * pair(d.k14, d.k14);
+    let vt356 = pair(s_q7, s_q10) * pair(s_q8, s_q11);
+    let vt359 = pair(q[15], q[18]) * pair(d.k14, d.k14);
+    let vt360 = pair(s_q13, s_q16) * pair(s_q14, s_q17);
     let t363 = q[21] * d.k14;
     let t364 = s_q19 * s_q20;
     let t365 = t23 * d.k5 + t24 * d.k7;
@@ -8672,59 +8661,276 @@ fn inverse_dynamics_derivatives_with_body(
     let t394 = t52 * d.k8;
     let t395 = t248 * d.k8 - t249 * d.k9;
     let t396 = qd[1] * d.k3 - 2.0 * t242 * d.k10;
-    let t397 = s_q8 * t295;
-    let t398 = qd[7] * (2.0 * t148 - d.k3);
-    let t399 = s_q11 * t297;
-    let t400 = qd[10] * (2.0 * t150 - d.k3);
-    let t401 = s_q14 * t299;
-    let t402 = qd[13] * (2.0 * t152 - d.k3);
-    let t403 = s_q17 * t301;
-    let t404 = qd[16] * (2.0 * t154 - d.k3);
+    let vt397 = pair(s_q8, s_q11) * vt295;
+    let vt398 = pair(qd[7], qd[10]) * (pair(2.0, 2.0) * vt148 - pair(d.k3, d.k3));
+    let (t398, t400) = pair_lanes(vt398);
+    let vt401 = pair(s_q14, s_q17) * vt299;
+    let vt402 = pair(qd[13], qd[16]) * (pair(2.0, 2.0) * vt152 - pair(d.k3, d.k3));
+    let (t402, t404) = pair_lanes(vt402);
     let t405 = s_q20 * t303;
     let t406 = qd[19] * (2.0 * t156 - d.k3);
+    let o0 = c_q1
+        * (0.5 * (c_q0 * d.k12 - t304) + t163 * (t310 + t311) - t12 * t312 - c_q0 * t313)
+        + s_q1 * (t22 * t312 + t163 * (t314 + t315));
+    let o1 = c_q1
+        * (t39 * d.k2 + t19 * t264 + t21 * t268 + t22 * t269 + qd[1] * t292 + t9 * t318
+            + t11 * t321 + 0.5 * t164 * d.k3 - t12 * t322
+            - q[2]
+                * (t164 * d.k10 + t14 * t323 + t15 * t324 + t17 * t325
+                    - 0.5 * t103 * d.k3))
+        + s_q1
+            * (t38 * d.k2 + t19 * t318 + t21 * t321 + t22 * t322 + t12 * t269
+                + q[2] * (t274 - 0.5 * t270) - 0.5 * (t110 * d.k3 - s_q0 * d.k1)
+                - t35 * d.k2 - t9 * t264 - t11 * t268);
+    let o2 = c_q1 * (t270 + t174 * (t310 + t311) - t12 * t326 - t274 - t107 * d.k10)
+        + s_q1 * (t22 * t326 + t174 * (t314 + t315));
+    let o3 = c_q1
+        * (t9 * t328 + t176 * t268 + t11 * t330 + 4.0 * t175 * t269 - t12 * t331
+            - q[2] * (t14 * t332 + t15 * t333 + t182 * t273 + t17 * (t334 - t272)))
+        + s_q1 * (t19 * t328 + t180 * t268 + t21 * t330 + t20 * t269 + t22 * t331);
+    let o4 = c_q1
+        * (t12 * t264 + t9 * t336 + t11 * t338 + t194 * t269 - t12 * t339
+            - q[2]
+                * (4.0 * t190 * t271 + t14 * t340 + t15 * t341 + t195 * t273
+                    + t17 * t342))
+        + s_q1 * (t193 * t264 + t21 * t338 + t22 * t339 + t19 * (t336 + t269));
+    let o5 = c_q1
+        * (t9 * t344 + t208 * t268 + t11 * (t264 + t346) - t12 * t347
+            - q[2] * (t206 * t271 + t14 * t348 + t15 * t349 + t17 * t350 - t13 * t272))
+        + s_q1
+            * (t207 * t264 + t19 * t344 + t21 * t346 + t22 * t347 + 4.0 * t209 * t268);
+    let o21 = t17 * t312 + t351 * (0.5 * (d.k1 - d.k12) + t313) + t163 * (t352 + t353);
+    let o22 = t34 * t354 + t14 * t318 + t15 * t321 + t17 * t322
+        + q[2] * (t168 * d.k10 + t9 * t323 + t11 * t324 - t12 * t325 - 0.5 * t167 * d.k3)
+        - 0.5 * (c_q1 * t304 + t168 * d.k3) - t36 * t292;
+    let o23 = t9 * t271 + t17 * t326 + d.k10 * (t109 + t106) + t174 * (t352 + t353)
+        - t11 * t272 - t12 * t273 - t102 * d.k3;
+    let o24 = t14 * t328 + t15 * t330 + t182 * t269
+        + q[2] * (t9 * t332 + t11 * t333 + 4.0 * t175 * t273 - t176 * t272 - t12 * t334)
+        + t17 * (t268 + t331);
+    let o25 = 4.0 * t190 * t264 + t14 * t336 + t15 * t338 + t195 * t269 + t17 * t339
+        + q[2] * (t12 * t271 + t9 * t340 + t11 * t341 + t194 * t273 - t12 * t342);
+    let o26 = t206 * t264 + t14 * t344 + t13 * t268 + t15 * t346 + t17 * t347
+        + q[2] * (t9 * t348 + t11 * (t271 + t349) - t208 * t272 - t12 * t350);
+    let o42 = -s_q0 * c_q1 * d.k13;
+    let o43 = t169 * d.k10 + t19 * t323 + t21 * t324 + t22 * t325 - t34 * t293;
+    let o44 = t105 * d.k10;
+    let o45 = t19 * t332 + t21 * t333 + t20 * t273 + t22 * t334 - t180 * t272;
+    let o46 = t193 * t271 + t21 * t341 + t22 * t342 + t19 * (t340 + t273);
+    let o47 = t207 * t271 + t19 * t348 + t21 * t349 + t22 * t350 - 4.0 * t209 * t272;
+    let o63 = t163 * d.k8;
+    let o65 = t174 * d.k8;
+    let o84 = t163 * d.k9;
+    let o86 = t174 * d.k9;
+    let vo132 = pair(c_q8, c_q11)
+        * (pair(0.5, 0.5) * (pair(c_q7, c_q10) * pair(d.k12, d.k12) - vt305)
+            - pair(c_q7, c_q10) * vt355);
+    let (o132, o198) = pair_lanes(vo132);
+    let vo133 = pair(c_q8, c_q11)
+        * ((vt57 + vt63) * pair(d.k2, d.k2) + pair(qd[7], qd[10]) * vt294
+            + pair(0.5, 0.5) * vt216 * pair(d.k3, d.k3)
+            - pair(q[9], q[12])
+                * (pair(p.mr, p.mr) * vt216 - pair(0.5, 0.5) * vt119 * pair(d.k3, d.k3)))
+        + pair(s_q8, s_q11)
+            * ((vt56 - vt61) * pair(d.k2, d.k2)
+                + pair(q[9], q[12]) * (vt142 - pair(0.5, 0.5) * vt277)
+                - pair(0.5, 0.5)
+                    * (vt121 * pair(d.k3, d.k3) - pair(s_q7, s_q10) * pair(d.k1, d.k1))
+                - pair(qd[7], qd[10]) * vt276);
+    let (o133, o199) = pair_lanes(vo133);
+    let vo134 = pair(c_q8, c_q11) * (vt277 - vt142 - vt120 * vt148);
+    let (o134, o200) = pair_lanes(vo134);
+    let vo153 = vt356
+        * (pair(0.5, 0.5) * (pair(d.k1, d.k1) - pair(d.k12, d.k12)) + vt355);
+    let (o153, o219) = pair_lanes(vo153);
+    let vo154 = vt60 * vt276
+        + pair(q[9], q[12])
+            * (pair(p.mr, p.mr) * vt218 - pair(0.5, 0.5) * vt217 * pair(d.k3, d.k3))
+        - pair(0.5, 0.5) * (pair(c_q8, c_q11) * vt305 + vt218 * pair(d.k3, d.k3))
+        - vt62 * vt294;
+    let (o154, o220) = pair_lanes(vo154);
+    let vo155 = pair(p.mr, p.mr)
+        * (pair(q[9], q[12]) * vt118
+            + pair(2.0, 2.0) * pair(qd[7], qd[10]) * pair(qd[8], qd[11]) - vt59)
+        + vt118 * (vt148 - pair(d.k3, d.k3));
+    let (o155, o221) = pair_lanes(vo155);
+    let vo174 = -pair(s_q7, s_q10) * pair(c_q8, c_q11) * pair(d.k14, d.k14);
+    let (o174, o240) = pair_lanes(vo174);
+    let vo175 = pair(p.mr, p.mr) * (pair(2.0, 2.0) * vt62 * vt64 - vt59) - vt60 * vt295;
+    let (o175, o241) = pair_lanes(vo175);
+    let vo176 = -pair(p.mr, p.mr) * (vt117 + pair(qd[7], qd[10]) * pair(qd[7], qd[10]));
+    let (o176, o242) = pair_lanes(vo176);
+    let vo264 = pair(c_q14, c_q17)
+        * (pair(0.5, 0.5) * (pair(c_q13, c_q16) * pair(d.k12, d.k12) - vt307)
+            - pair(c_q13, c_q16) * vt359);
+    let (o264, o330) = pair_lanes(vo264);
+    let vo265 = pair(c_q14, c_q17)
+        * ((vt75 + vt81) * pair(d.k2, d.k2) + pair(qd[13], qd[16]) * vt298
+            + pair(0.5, 0.5) * vt222 * pair(d.k3, d.k3)
+            - pair(q[15], q[18])
+                * (pair(p.mr, p.mr) * vt222 - pair(0.5, 0.5) * vt129 * pair(d.k3, d.k3)))
+        + pair(s_q14, s_q17)
+            * ((vt74 - vt79) * pair(d.k2, d.k2)
+                + pair(q[15], q[18]) * (vt144 - pair(0.5, 0.5) * vt283)
+                - pair(0.5, 0.5)
+                    * (vt131 * pair(d.k3, d.k3) - pair(s_q13, s_q16) * pair(d.k1, d.k1))
+                - pair(qd[13], qd[16]) * vt282);
+    let (o265, o331) = pair_lanes(vo265);
+    let vo266 = pair(c_q14, c_q17) * (vt283 - vt144 - vt130 * vt152);
+    let (o266, o332) = pair_lanes(vo266);
+    let vo285 = vt360
+        * (pair(0.5, 0.5) * (pair(d.k1, d.k1) - pair(d.k12, d.k12)) + vt359);
+    let (o285, o351) = pair_lanes(vo285);
+    let vo286 = vt78 * vt282
+        + pair(q[15], q[18])
+            * (pair(p.mr, p.mr) * vt224 - pair(0.5, 0.5) * vt223 * pair(d.k3, d.k3))
+        - pair(0.5, 0.5) * (pair(c_q14, c_q17) * vt307 + vt224 * pair(d.k3, d.k3))
+        - vt80 * vt298;
+    let (o286, o352) = pair_lanes(vo286);
+    let vo287 = pair(p.mr, p.mr)
+        * (pair(q[15], q[18]) * vt128
+            + pair(2.0, 2.0) * pair(qd[13], qd[16]) * pair(qd[14], qd[17]) - vt77)
+        + vt128 * (vt152 - pair(d.k3, d.k3));
+    let (o287, o353) = pair_lanes(vo287);
+    let vo306 = -pair(s_q13, s_q16) * pair(c_q14, c_q17) * pair(d.k14, d.k14);
+    let (o306, o372) = pair_lanes(vo306);
+    let vo307 = pair(p.mr, p.mr) * (pair(2.0, 2.0) * vt80 * vt82 - vt77) - vt78 * vt299;
+    let (o307, o373) = pair_lanes(vo307);
+    let vo308 = -pair(p.mr, p.mr)
+        * (vt127 + pair(qd[13], qd[16]) * pair(qd[13], qd[16]));
+    let (o308, o374) = pair_lanes(vo308);
+    let o396 = c_q20 * (0.5 * (c_q19 * d.k12 - t309) - c_q19 * t363);
+    let o397 = c_q20
+        * ((t93 + t99) * d.k2 + qd[19] * t302 + 0.5 * t228 * d.k3
+            - q[21] * (p.mr * t228 - 0.5 * t139 * d.k3))
+        + s_q20
+            * ((t92 - t97) * d.k2 + q[21] * (t146 - 0.5 * t289)
+                - 0.5 * (t141 * d.k3 - s_q19 * d.k1) - qd[19] * t288);
+    let o398 = c_q20 * (t289 - t146 - t140 * t156);
+    let o417 = t364 * (0.5 * (d.k1 - d.k12) + t363);
+    let o418 = t96 * t288 + q[21] * (p.mr * t230 - 0.5 * t229 * d.k3)
+        - 0.5 * (c_q20 * t309 + t230 * d.k3) - t98 * t302;
+    let o419 = p.mr * (q[21] * t138 + 2.0 * qd[19] * qd[20] - t95)
+        + t138 * (t156 - d.k3);
+    let o438 = -s_q19 * c_q20 * d.k14;
+    let o439 = p.mr * (2.0 * t98 * t100 - t95) - t96 * t303;
+    let o440 = -p.mr * (t137 + qd[19] * qd[19]);
+    let o441 = c_q1
+        * (t9 * t366 + t11 * t368 + 0.5 * t231 * d.k3 + t26 * (d.k2 - d.k0) - t12 * t369
+            - q[2] * (t231 * d.k10 + t14 * t370 + t15 * t371 + t17 * t372 - t26 * d.k3))
+        + s_q1 * (t19 * t366 + t21 * t368 + t22 * t369 + t27 * (d.k2 + d.k0));
+    let o442 = c_q1
+        * (t354 + t158 * d.k3 + t9 * t373 + t11 * t374 - t12 * t375 - t34 * d.k0
+            - q[2]
+                * (2.0 * t158 * d.k10 + t14 * t376 + t15 * t377 + t17 * t378
+                    - t34 * d.k3))
+        + s_q1 * (t292 + t36 * d.k0 + t19 * t373 + t21 * t374 + t22 * t375);
+    let o443 = c_q1 * (2.0 * t40 * d.k10 + t247 * (t310 + t311) - t12 * t379 - t293)
+        + s_q1 * (t22 * t379 + t247 * (t314 + t315));
+    let o444 = c_q1
+        * (t9 * t381 + t11 * t382 - t12 * t383
+            - q[2] * (t248 * t352 + t15 * t384 - t17 * t385))
+        + s_q1 * (t19 * t381 + t21 * t382 + t22 * t383);
+    let o445 = c_q1
+        * (t9 * t386 + t11 * t387 - t12 * t388
+            - q[2] * (t14 * t389 + t17 * t390 - t249 * t353))
+        + s_q1 * (t19 * t386 + t21 * t387 + t22 * t388);
+    let o446 = c_q1
+        * (t9 * t391 + t11 * t392
+            - q[2] * (2.0 * (t14 * t393 - t15 * t394) + t17 * t395))
+        + s_q1 * (t19 * t391 + t21 * t392);
+    let o462 = t14 * t366 + t15 * t368 + t17 * t369
+        + q[2] * (2.0 * t234 * d.k10 + t9 * t370 + t11 * t371 - t12 * t372 - s_q1 * t293)
+        - 2.0 * s_q1 * t292 - t234 * d.k3;
+    let o463 = t14 * t373 + t15 * t374 + t17 * t375
+        + q[2] * (2.0 * qd[2] * d.k10 + t9 * t376 + t11 * t377 - t12 * t378)
+        - qd[2] * d.k3;
+    let o464 = t17 * t379 + t247 * (t352 + t353) - t396;
+    let o465 = t14 * t381 + t15 * t382 + t17 * t383
+        + q[2] * (t248 * t310 + t11 * t384 + t12 * t385);
+    let o466 = t14 * t386 + t15 * t387 + t17 * t388
+        + q[2] * (t9 * t389 - t12 * t390 - t249 * t311);
+    let o467 = t14 * t391 + t15 * t392
+        + q[2] * (2.0 * (t9 * t393 - t11 * t394) - t12 * t395);
+    let o483 = c_q1 * t293 + t19 * t370 + t21 * t371 + t22 * t372 - 2.0 * t235 * d.k10;
+    let o484 = t396 + t19 * t376 + t21 * t377 + t22 * t378;
+    let o486 = t248 * t314 + t21 * t384 - t22 * t385;
+    let o487 = t19 * t389 + t22 * t390 - t249 * t315;
+    let o488 = 2.0 * (t19 * t393 - t21 * t394) + t22 * t395;
+    let o506 = t247 * d.k8;
+    let o527 = t247 * d.k9;
+    let vo573 = pair(c_q8, c_q11)
+        * (pair(s_q8, s_q11) * (pair(qd[7], qd[10]) * pair(d.k2, d.k2) + vt275)
+            + pair(0.5, 0.5) * vt250 * pair(d.k3, d.k3)
+            + vt147 * (pair(d.k2, d.k2) - pair(d.k0, d.k0))
+            - pair(q[9], q[12]) * (pair(p.mr, p.mr) * vt250 - vt147 * pair(d.k3, d.k3)));
+    let (o573, o639) = pair_lanes(vo573);
+    let vo574 = pair(s_q8, s_q11) * (vt294 + vt62 * pair(d.k0, d.k0))
+        + pair(c_q8, c_q11)
+            * (vt276 + vt64 * pair(d.k3, d.k3)
+                - vt60
+                    * (pair(d.k0, d.k0)
+                        + pair(q[9], q[12])
+                            * (pair(2.0, 2.0) * vt148 - pair(d.k3, d.k3))));
+    let (o574, o640) = pair_lanes(vo574);
+    let vo575 = pair(c_q8, c_q11) * (pair(2.0, 2.0) * vt251 - vt295);
+    let (o575, o641) = pair_lanes(vo575);
+    let vo594 = pair(q[9], q[12])
+        * (pair(2.0, 2.0) * pair(s_q8, s_q11) * vt251 - vt397 - vt397)
+        - pair(2.0, 2.0) * pair(s_q8, s_q11) * vt294;
+    let (o594, o660) = pair_lanes(vo594);
+    let vo595 = pair(qd[8], qd[11]) * (pair(2.0, 2.0) * vt148 - pair(d.k3, d.k3));
+    let (o595, o661) = pair_lanes(vo595);
+    let vo615 = pair(c_q8, c_q11) * (vt295 - pair(2.0, 2.0) * vt251);
+    let (o615, o681) = pair_lanes(vo615);
+    let vo616 = -vt398;
+    let (o616, o682) = pair_lanes(vo616);
+    let vo705 = pair(c_q14, c_q17)
+        * (pair(s_q14, s_q17) * (pair(qd[13], qd[16]) * pair(d.k2, d.k2) + vt281)
+            + pair(0.5, 0.5) * vt254 * pair(d.k3, d.k3)
+            + vt151 * (pair(d.k2, d.k2) - pair(d.k0, d.k0))
+            - pair(q[15], q[18])
+                * (pair(p.mr, p.mr) * vt254 - vt151 * pair(d.k3, d.k3)));
+    let (o705, o771) = pair_lanes(vo705);
+    let vo706 = pair(s_q14, s_q17) * (vt298 + vt80 * pair(d.k0, d.k0))
+        + pair(c_q14, c_q17)
+            * (vt282 + vt82 * pair(d.k3, d.k3)
+                - vt78
+                    * (pair(d.k0, d.k0)
+                        + pair(q[15], q[18])
+                            * (pair(2.0, 2.0) * vt152 - pair(d.k3, d.k3))));
+    let (o706, o772) = pair_lanes(vo706);
+    let vo707 = pair(c_q14, c_q17) * (pair(2.0, 2.0) * vt255 - vt299);
+    let (o707, o773) = pair_lanes(vo707);
+    let vo726 = pair(q[15], q[18])
+        * (pair(2.0, 2.0) * pair(s_q14, s_q17) * vt255 - vt401 - vt401)
+        - pair(2.0, 2.0) * pair(s_q14, s_q17) * vt298;
+    let (o726, o792) = pair_lanes(vo726);
+    let vo727 = pair(qd[14], qd[17]) * (pair(2.0, 2.0) * vt152 - pair(d.k3, d.k3));
+    let (o727, o793) = pair_lanes(vo727);
+    let vo747 = pair(c_q14, c_q17) * (vt299 - pair(2.0, 2.0) * vt255);
+    let (o747, o813) = pair_lanes(vo747);
+    let vo748 = -vt402;
+    let (o748, o814) = pair_lanes(vo748);
+    let o837 = c_q20
+        * (s_q20 * (qd[19] * d.k2 + t287) + 0.5 * t258 * d.k3 + t155 * (d.k2 - d.k0)
+            - q[21] * (p.mr * t258 - t155 * d.k3));
+    let o838 = s_q20 * (t302 + t98 * d.k0)
+        + c_q20 * (t288 + t100 * d.k3 - t96 * (d.k0 + q[21] * (2.0 * t156 - d.k3)));
+    let o839 = c_q20 * (2.0 * t259 - t303);
+    let o858 = q[21] * (2.0 * s_q20 * t259 - t405 - t405) - 2.0 * s_q20 * t302;
+    let o859 = qd[20] * (2.0 * t156 - d.k3);
+    let o879 = c_q20 * (t303 - 2.0 * t259);
+    let o880 = -t406;
     (
         [
             [
-                c_q1
-                    * (0.5 * (c_q0 * d.k12 - t304) + t163 * (t310 + t311) - t12 * t312
-                        - c_q0 * t313) + s_q1 * (t22 * t312 + t163 * (t314 + t315)),
-                c_q1
-                    * (t39 * d.k2 + t19 * t264 + t21 * t268 + t22 * t269 + qd[1] * t292
-                        + t9 * t318 + t11 * t321 + 0.5 * t164 * d.k3 - t12 * t322
-                        - q[2]
-                            * (t164 * d.k10 + t14 * t323 + t15 * t324 + t17 * t325
-                                - 0.5 * t103 * d.k3))
-                    + s_q1
-                        * (t38 * d.k2 + t19 * t318 + t21 * t321 + t22 * t322 + t12 * t269
-                            + q[2] * (t274 - 0.5 * t270)
-                            - 0.5 * (t110 * d.k3 - s_q0 * d.k1) - t35 * d.k2 - t9 * t264
-                            - t11 * t268),
-                c_q1 * (t270 + t174 * (t310 + t311) - t12 * t326 - t274 - t107 * d.k10)
-                    + s_q1 * (t22 * t326 + t174 * (t314 + t315)),
-                c_q1
-                    * (t9 * t328 + t176 * t268 + t11 * t330 + 4.0 * t175 * t269
-                        - t12 * t331
-                        - q[2]
-                            * (t14 * t332 + t15 * t333 + t182 * t273
-                                + t17 * (t334 - t272)))
-                    + s_q1
-                        * (t19 * t328 + t180 * t268 + t21 * t330 + t20 * t269
-                            + t22 * t331),
-                c_q1
-                    * (t12 * t264 + t9 * t336 + t11 * t338 + t194 * t269 - t12 * t339
-                        - q[2]
-                            * (4.0 * t190 * t271 + t14 * t340 + t15 * t341 + t195 * t273
-                                + t17 * t342))
-                    + s_q1
-                        * (t193 * t264 + t21 * t338 + t22 * t339 + t19 * (t336 + t269)),
-                c_q1
-                    * (t9 * t344 + t208 * t268 + t11 * (t264 + t346) - t12 * t347
-                        - q[2]
-                            * (t206 * t271 + t14 * t348 + t15 * t349 + t17 * t350
-                                - t13 * t272))
-                    + s_q1
-                        * (t207 * t264 + t19 * t344 + t21 * t346 + t22 * t347
-                            + 4.0 * t209 * t268),
+                o0,
+                o1,
+                o2,
+                o3,
+                o4,
+                o5,
                 0.0,
                 0.0,
                 0.0,
@@ -8742,25 +8948,12 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
             ],
             [
-                t17 * t312 + t351 * (0.5 * (d.k1 - d.k12) + t313) + t163 * (t352 + t353),
-                t34 * t354 + t14 * t318 + t15 * t321 + t17 * t322
-                    + q[2]
-                        * (t168 * d.k10 + t9 * t323 + t11 * t324 - t12 * t325
-                            - 0.5 * t167 * d.k3) - 0.5 * (c_q1 * t304 + t168 * d.k3)
-                    - t36 * t292,
-                t9 * t271 + t17 * t326 + d.k10 * (t109 + t106) + t174 * (t352 + t353)
-                    - t11 * t272 - t12 * t273 - t102 * d.k3,
-                t14 * t328 + t15 * t330 + t182 * t269
-                    + q[2]
-                        * (t9 * t332 + t11 * t333 + 4.0 * t175 * t273 - t176 * t272
-                            - t12 * t334) + t17 * (t268 + t331),
-                4.0 * t190 * t264 + t14 * t336 + t15 * t338 + t195 * t269 + t17 * t339
-                    + q[2]
-                        * (t12 * t271 + t9 * t340 + t11 * t341 + t194 * t273
-                            - t12 * t342),
-                t206 * t264 + t14 * t344 + t13 * t268 + t15 * t346 + t17 * t347
-                    + q[2]
-                        * (t9 * t348 + t11 * (t271 + t349) - t208 * t272 - t12 * t350),
+                o21,
+                o22,
+                o23,
+                o24,
+                o25,
+                o26,
                 0.0,
                 0.0,
                 0.0,
@@ -8778,12 +8971,12 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
             ],
             [
-                -s_q0 * c_q1 * d.k13,
-                t169 * d.k10 + t19 * t323 + t21 * t324 + t22 * t325 - t34 * t293,
-                t105 * d.k10,
-                t19 * t332 + t21 * t333 + t20 * t273 + t22 * t334 - t180 * t272,
-                t193 * t271 + t21 * t341 + t22 * t342 + t19 * (t340 + t273),
-                t207 * t271 + t19 * t348 + t21 * t349 + t22 * t350 - 4.0 * t209 * t272,
+                o42,
+                o43,
+                o44,
+                o45,
+                o46,
+                o47,
                 0.0,
                 0.0,
                 0.0,
@@ -8801,9 +8994,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
             ],
             [
-                t163 * d.k8,
+                o63,
                 t318,
-                t174 * d.k8,
+                o65,
                 t328,
                 t336,
                 t344,
@@ -8824,9 +9017,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
             ],
             [
-                t163 * d.k9,
+                o84,
                 t321,
-                t174 * d.k9,
+                o86,
                 t330,
                 t338,
                 t346,
@@ -8876,14 +9069,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                c_q8 * (0.5 * (c_q7 * d.k12 - t305) - c_q7 * t355),
-                c_q8
-                    * ((t57 + t63) * d.k2 + qd[7] * t294 + 0.5 * t216 * d.k3
-                        - q[9] * (p.mr * t216 - 0.5 * t119 * d.k3))
-                    + s_q8
-                        * ((t56 - t61) * d.k2 + q[9] * (t142 - 0.5 * t277)
-                            - 0.5 * (t121 * d.k3 - s_q7 * d.k1) - qd[7] * t276),
-                c_q8 * (t277 - t142 - t120 * t148),
+                o132,
+                o133,
+                o134,
                 0.0,
                 0.0,
                 0.0,
@@ -8904,10 +9092,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                t356 * (0.5 * (d.k1 - d.k12) + t355),
-                t60 * t276 + q[9] * (p.mr * t218 - 0.5 * t217 * d.k3)
-                    - 0.5 * (c_q8 * t305 + t218 * d.k3) - t62 * t294,
-                p.mr * (q[9] * t118 + 2.0 * qd[7] * qd[8] - t59) + t118 * (t148 - d.k3),
+                o153,
+                o154,
+                o155,
                 0.0,
                 0.0,
                 0.0,
@@ -8928,9 +9115,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                -s_q7 * c_q8 * d.k14,
-                p.mr * (2.0 * t62 * t64 - t59) - t60 * t295,
-                -p.mr * (t117 + qd[7] * qd[7]),
+                o174,
+                o175,
+                o176,
                 0.0,
                 0.0,
                 0.0,
@@ -8954,14 +9141,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                c_q11 * (0.5 * (c_q10 * d.k12 - t306) - c_q10 * t357),
-                c_q11
-                    * ((t66 + t72) * d.k2 + qd[10] * t296 + 0.5 * t219 * d.k3
-                        - q[12] * (p.mr * t219 - 0.5 * t124 * d.k3))
-                    + s_q11
-                        * ((t65 - t70) * d.k2 + q[12] * (t143 - 0.5 * t280)
-                            - 0.5 * (t126 * d.k3 - s_q10 * d.k1) - qd[10] * t279),
-                c_q11 * (t280 - t143 - t125 * t150),
+                o198,
+                o199,
+                o200,
                 0.0,
                 0.0,
                 0.0,
@@ -8982,11 +9164,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                t358 * (0.5 * (d.k1 - d.k12) + t357),
-                t69 * t279 + q[12] * (p.mr * t221 - 0.5 * t220 * d.k3)
-                    - 0.5 * (c_q11 * t306 + t221 * d.k3) - t71 * t296,
-                p.mr * (q[12] * t123 + 2.0 * qd[10] * qd[11] - t68)
-                    + t123 * (t150 - d.k3),
+                o219,
+                o220,
+                o221,
                 0.0,
                 0.0,
                 0.0,
@@ -9007,9 +9187,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                -s_q10 * c_q11 * d.k14,
-                p.mr * (2.0 * t71 * t73 - t68) - t69 * t297,
-                -p.mr * (t122 + qd[10] * qd[10]),
+                o240,
+                o241,
+                o242,
                 0.0,
                 0.0,
                 0.0,
@@ -9033,14 +9213,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                c_q14 * (0.5 * (c_q13 * d.k12 - t307) - c_q13 * t359),
-                c_q14
-                    * ((t75 + t81) * d.k2 + qd[13] * t298 + 0.5 * t222 * d.k3
-                        - q[15] * (p.mr * t222 - 0.5 * t129 * d.k3))
-                    + s_q14
-                        * ((t74 - t79) * d.k2 + q[15] * (t144 - 0.5 * t283)
-                            - 0.5 * (t131 * d.k3 - s_q13 * d.k1) - qd[13] * t282),
-                c_q14 * (t283 - t144 - t130 * t152),
+                o264,
+                o265,
+                o266,
                 0.0,
                 0.0,
                 0.0,
@@ -9061,11 +9236,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                t360 * (0.5 * (d.k1 - d.k12) + t359),
-                t78 * t282 + q[15] * (p.mr * t224 - 0.5 * t223 * d.k3)
-                    - 0.5 * (c_q14 * t307 + t224 * d.k3) - t80 * t298,
-                p.mr * (q[15] * t128 + 2.0 * qd[13] * qd[14] - t77)
-                    + t128 * (t152 - d.k3),
+                o285,
+                o286,
+                o287,
                 0.0,
                 0.0,
                 0.0,
@@ -9086,9 +9259,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                -s_q13 * c_q14 * d.k14,
-                p.mr * (2.0 * t80 * t82 - t77) - t78 * t299,
-                -p.mr * (t127 + qd[13] * qd[13]),
+                o306,
+                o307,
+                o308,
                 0.0,
                 0.0,
                 0.0,
@@ -9112,14 +9285,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                c_q17 * (0.5 * (c_q16 * d.k12 - t308) - c_q16 * t361),
-                c_q17
-                    * ((t84 + t90) * d.k2 + qd[16] * t300 + 0.5 * t225 * d.k3
-                        - q[18] * (p.mr * t225 - 0.5 * t134 * d.k3))
-                    + s_q17
-                        * ((t83 - t88) * d.k2 + q[18] * (t145 - 0.5 * t286)
-                            - 0.5 * (t136 * d.k3 - s_q16 * d.k1) - qd[16] * t285),
-                c_q17 * (t286 - t145 - t135 * t154),
+                o330,
+                o331,
+                o332,
                 0.0,
                 0.0,
                 0.0,
@@ -9140,11 +9308,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                t362 * (0.5 * (d.k1 - d.k12) + t361),
-                t87 * t285 + q[18] * (p.mr * t227 - 0.5 * t226 * d.k3)
-                    - 0.5 * (c_q17 * t308 + t227 * d.k3) - t89 * t300,
-                p.mr * (q[18] * t133 + 2.0 * qd[16] * qd[17] - t86)
-                    + t133 * (t154 - d.k3),
+                o351,
+                o352,
+                o353,
                 0.0,
                 0.0,
                 0.0,
@@ -9165,9 +9331,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                -s_q16 * c_q17 * d.k14,
-                p.mr * (2.0 * t89 * t91 - t86) - t87 * t301,
-                -p.mr * (t132 + qd[16] * qd[16]),
+                o372,
+                o373,
+                o374,
                 0.0,
                 0.0,
                 0.0,
@@ -9191,14 +9357,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                c_q20 * (0.5 * (c_q19 * d.k12 - t309) - c_q19 * t363),
-                c_q20
-                    * ((t93 + t99) * d.k2 + qd[19] * t302 + 0.5 * t228 * d.k3
-                        - q[21] * (p.mr * t228 - 0.5 * t139 * d.k3))
-                    + s_q20
-                        * ((t92 - t97) * d.k2 + q[21] * (t146 - 0.5 * t289)
-                            - 0.5 * (t141 * d.k3 - s_q19 * d.k1) - qd[19] * t288),
-                c_q20 * (t289 - t146 - t140 * t156),
+                o396,
+                o397,
+                o398,
             ],
             [
                 0.0,
@@ -9219,11 +9380,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                t364 * (0.5 * (d.k1 - d.k12) + t363),
-                t96 * t288 + q[21] * (p.mr * t230 - 0.5 * t229 * d.k3)
-                    - 0.5 * (c_q20 * t309 + t230 * d.k3) - t98 * t302,
-                p.mr * (q[21] * t138 + 2.0 * qd[19] * qd[20] - t95)
-                    + t138 * (t156 - d.k3),
+                o417,
+                o418,
+                o419,
             ],
             [
                 0.0,
@@ -9244,42 +9403,19 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                -s_q19 * c_q20 * d.k14,
-                p.mr * (2.0 * t98 * t100 - t95) - t96 * t303,
-                -p.mr * (t137 + qd[19] * qd[19]),
+                o438,
+                o439,
+                o440,
             ],
         ],
         [
             [
-                c_q1
-                    * (t9 * t366 + t11 * t368 + 0.5 * t231 * d.k3 + t26 * (d.k2 - d.k0)
-                        - t12 * t369
-                        - q[2]
-                            * (t231 * d.k10 + t14 * t370 + t15 * t371 + t17 * t372
-                                - t26 * d.k3))
-                    + s_q1
-                        * (t19 * t366 + t21 * t368 + t22 * t369 + t27 * (d.k2 + d.k0)),
-                c_q1
-                    * (t354 + t158 * d.k3 + t9 * t373 + t11 * t374 - t12 * t375
-                        - t34 * d.k0
-                        - q[2]
-                            * (2.0 * t158 * d.k10 + t14 * t376 + t15 * t377 + t17 * t378
-                                - t34 * d.k3))
-                    + s_q1 * (t292 + t36 * d.k0 + t19 * t373 + t21 * t374 + t22 * t375),
-                c_q1 * (2.0 * t40 * d.k10 + t247 * (t310 + t311) - t12 * t379 - t293)
-                    + s_q1 * (t22 * t379 + t247 * (t314 + t315)),
-                c_q1
-                    * (t9 * t381 + t11 * t382 - t12 * t383
-                        - q[2] * (t248 * t352 + t15 * t384 - t17 * t385))
-                    + s_q1 * (t19 * t381 + t21 * t382 + t22 * t383),
-                c_q1
-                    * (t9 * t386 + t11 * t387 - t12 * t388
-                        - q[2] * (t14 * t389 + t17 * t390 - t249 * t353))
-                    + s_q1 * (t19 * t386 + t21 * t387 + t22 * t388),
-                c_q1
-                    * (t9 * t391 + t11 * t392
-                        - q[2] * (2.0 * (t14 * t393 - t15 * t394) + t17 * t395))
-                    + s_q1 * (t19 * t391 + t21 * t392),
+                o441,
+                o442,
+                o443,
+                o444,
+                o445,
+                o446,
                 0.0,
                 0.0,
                 0.0,
@@ -9297,20 +9433,12 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
             ],
             [
-                t14 * t366 + t15 * t368 + t17 * t369
-                    + q[2]
-                        * (2.0 * t234 * d.k10 + t9 * t370 + t11 * t371 - t12 * t372
-                            - s_q1 * t293) - 2.0 * s_q1 * t292 - t234 * d.k3,
-                t14 * t373 + t15 * t374 + t17 * t375
-                    + q[2] * (2.0 * qd[2] * d.k10 + t9 * t376 + t11 * t377 - t12 * t378)
-                    - qd[2] * d.k3,
-                t17 * t379 + t247 * (t352 + t353) - t396,
-                t14 * t381 + t15 * t382 + t17 * t383
-                    + q[2] * (t248 * t310 + t11 * t384 + t12 * t385),
-                t14 * t386 + t15 * t387 + t17 * t388
-                    + q[2] * (t9 * t389 - t12 * t390 - t249 * t311),
-                t14 * t391 + t15 * t392
-                    + q[2] * (2.0 * (t9 * t393 - t11 * t394) - t12 * t395),
+                o462,
+                o463,
+                o464,
+                o465,
+                o466,
+                o467,
                 0.0,
                 0.0,
                 0.0,
@@ -9328,12 +9456,12 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
             ],
             [
-                c_q1 * t293 + t19 * t370 + t21 * t371 + t22 * t372 - 2.0 * t235 * d.k10,
-                t396 + t19 * t376 + t21 * t377 + t22 * t378,
+                o483,
+                o484,
                 0.0,
-                t248 * t314 + t21 * t384 - t22 * t385,
-                t19 * t389 + t22 * t390 - t249 * t315,
-                2.0 * (t19 * t393 - t21 * t394) + t22 * t395,
+                o486,
+                o487,
+                o488,
                 0.0,
                 0.0,
                 0.0,
@@ -9353,7 +9481,7 @@ fn inverse_dynamics_derivatives_with_body(
             [
                 t366,
                 t373,
-                t247 * d.k8,
+                o506,
                 t381,
                 t386,
                 t391,
@@ -9376,7 +9504,7 @@ fn inverse_dynamics_derivatives_with_body(
             [
                 t368,
                 t374,
-                t247 * d.k9,
+                o527,
                 t382,
                 t387,
                 t392,
@@ -9426,14 +9554,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                c_q8
-                    * (s_q8 * (qd[7] * d.k2 + t275) + 0.5 * t250 * d.k3
-                        + t147 * (d.k2 - d.k0) - q[9] * (p.mr * t250 - t147 * d.k3)),
-                s_q8 * (t294 + t62 * d.k0)
-                    + c_q8
-                        * (t276 + t64 * d.k3
-                            - t60 * (d.k0 + q[9] * (2.0 * t148 - d.k3))),
-                c_q8 * (2.0 * t251 - t295),
+                o573,
+                o574,
+                o575,
                 0.0,
                 0.0,
                 0.0,
@@ -9454,8 +9577,8 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                q[9] * (2.0 * s_q8 * t251 - t397 - t397) - 2.0 * s_q8 * t294,
-                qd[8] * (2.0 * t148 - d.k3),
+                o594,
+                o595,
                 t398,
                 0.0,
                 0.0,
@@ -9477,8 +9600,8 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                c_q8 * (t295 - 2.0 * t251),
-                -t398,
+                o615,
+                o616,
                 0.0,
                 0.0,
                 0.0,
@@ -9503,14 +9626,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                c_q11
-                    * (s_q11 * (qd[10] * d.k2 + t278) + 0.5 * t252 * d.k3
-                        + t149 * (d.k2 - d.k0) - q[12] * (p.mr * t252 - t149 * d.k3)),
-                s_q11 * (t296 + t71 * d.k0)
-                    + c_q11
-                        * (t279 + t73 * d.k3
-                            - t69 * (d.k0 + q[12] * (2.0 * t150 - d.k3))),
-                c_q11 * (2.0 * t253 - t297),
+                o639,
+                o640,
+                o641,
                 0.0,
                 0.0,
                 0.0,
@@ -9531,8 +9649,8 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                q[12] * (2.0 * s_q11 * t253 - t399 - t399) - 2.0 * s_q11 * t296,
-                qd[11] * (2.0 * t150 - d.k3),
+                o660,
+                o661,
                 t400,
                 0.0,
                 0.0,
@@ -9554,8 +9672,8 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                c_q11 * (t297 - 2.0 * t253),
-                -t400,
+                o681,
+                o682,
                 0.0,
                 0.0,
                 0.0,
@@ -9580,14 +9698,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                c_q14
-                    * (s_q14 * (qd[13] * d.k2 + t281) + 0.5 * t254 * d.k3
-                        + t151 * (d.k2 - d.k0) - q[15] * (p.mr * t254 - t151 * d.k3)),
-                s_q14 * (t298 + t80 * d.k0)
-                    + c_q14
-                        * (t282 + t82 * d.k3
-                            - t78 * (d.k0 + q[15] * (2.0 * t152 - d.k3))),
-                c_q14 * (2.0 * t255 - t299),
+                o705,
+                o706,
+                o707,
                 0.0,
                 0.0,
                 0.0,
@@ -9608,8 +9721,8 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                q[15] * (2.0 * s_q14 * t255 - t401 - t401) - 2.0 * s_q14 * t298,
-                qd[14] * (2.0 * t152 - d.k3),
+                o726,
+                o727,
                 t402,
                 0.0,
                 0.0,
@@ -9631,8 +9744,8 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                c_q14 * (t299 - 2.0 * t255),
-                -t402,
+                o747,
+                o748,
                 0.0,
                 0.0,
                 0.0,
@@ -9657,14 +9770,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                c_q17
-                    * (s_q17 * (qd[16] * d.k2 + t284) + 0.5 * t256 * d.k3
-                        + t153 * (d.k2 - d.k0) - q[18] * (p.mr * t256 - t153 * d.k3)),
-                s_q17 * (t300 + t89 * d.k0)
-                    + c_q17
-                        * (t285 + t91 * d.k3
-                            - t87 * (d.k0 + q[18] * (2.0 * t154 - d.k3))),
-                c_q17 * (2.0 * t257 - t301),
+                o771,
+                o772,
+                o773,
                 0.0,
                 0.0,
                 0.0,
@@ -9685,8 +9793,8 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                q[18] * (2.0 * s_q17 * t257 - t403 - t403) - 2.0 * s_q17 * t300,
-                qd[17] * (2.0 * t154 - d.k3),
+                o792,
+                o793,
                 t404,
                 0.0,
                 0.0,
@@ -9708,8 +9816,8 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                c_q17 * (t301 - 2.0 * t257),
-                -t404,
+                o813,
+                o814,
                 0.0,
                 0.0,
                 0.0,
@@ -9734,14 +9842,9 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                c_q20
-                    * (s_q20 * (qd[19] * d.k2 + t287) + 0.5 * t258 * d.k3
-                        + t155 * (d.k2 - d.k0) - q[21] * (p.mr * t258 - t155 * d.k3)),
-                s_q20 * (t302 + t98 * d.k0)
-                    + c_q20
-                        * (t288 + t100 * d.k3
-                            - t96 * (d.k0 + q[21] * (2.0 * t156 - d.k3))),
-                c_q20 * (2.0 * t259 - t303),
+                o837,
+                o838,
+                o839,
             ],
             [
                 0.0,
@@ -9762,8 +9865,8 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                q[21] * (2.0 * s_q20 * t259 - t405 - t405) - 2.0 * s_q20 * t302,
-                qd[20] * (2.0 * t156 - d.k3),
+                o858,
+                o859,
                 t406,
             ],
             [
@@ -9785,8 +9888,8 @@ fn inverse_dynamics_derivatives_with_body(
                 0.0,
                 0.0,
                 0.0,
-                c_q20 * (t303 - 2.0 * t259),
-                -t406,
+                o879,
+                o880,
                 0.0,
             ],
         ],
@@ -33938,4 +34041,164 @@ fn sin(x: Real) -> Real {
 #[inline(always)]
 fn cos(x: Real) -> Real {
     libm::Libm::<Real>::cos(x)
+}
+
+/// Two values of the module's `Real`, one per branch, in the two lanes of
+/// an SSE2 register (x86-64's baseline).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Pair(core::arch::x86_64::__m128d);
+
+/// Two values of the module's `Real`, one per branch (this target has no
+/// vector registers the module uses).
+#[cfg(not(target_arch = "x86_64"))]
+#[derive(Clone, Copy)]
+struct Pair([Real; 2]);
+
+/// The pair of `a` (first lane) and `b` (second lane); `pair(x, x)` for a
+/// value both branches share.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::useless_conversion)]
+#[inline(always)]
+fn pair(a: Real, b: Real) -> Pair {
+    // SAFETY: SSE2 is part of every x86-64 target; the intrinsic touches
+    // no memory.
+    unsafe { Pair(core::arch::x86_64::_mm_set_pd(f64::from(b), f64::from(a))) }
+}
+
+/// The pair of `a` (first lane) and `b` (second lane); `pair(x, x)` for a
+/// value both branches share.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn pair(a: Real, b: Real) -> Pair {
+    Pair([a, b])
+}
+
+/// The two lanes of `p`: the first branch's value, then the second's.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::unnecessary_cast)]
+#[inline(always)]
+fn pair_lanes(p: Pair) -> (Real, Real) {
+    use core::arch::x86_64::*;
+    // SAFETY: SSE2 is part of every x86-64 target; the intrinsics touch no
+    // memory.
+    unsafe {
+        (
+            _mm_cvtsd_f64(p.0) as Real,
+            _mm_cvtsd_f64(_mm_unpackhi_pd(p.0, p.0)) as Real,
+        )
+    }
+}
+
+/// The two lanes of `p`: the first branch's value, then the second's.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn pair_lanes(p: Pair) -> (Real, Real) {
+    (p.0[0], p.0[1])
+}
+
+/// Lane by lane `a + b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Add for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn add(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_add_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a + b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Add for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn add(self, other: Pair) -> Pair {
+        Pair([self.0[0] + other.0[0], self.0[1] + other.0[1]])
+    }
+}
+
+/// Lane by lane `a − b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Sub for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn sub(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_sub_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a − b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Sub for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn sub(self, other: Pair) -> Pair {
+        Pair([self.0[0] - other.0[0], self.0[1] - other.0[1]])
+    }
+}
+
+/// Lane by lane `a · b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Mul for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn mul(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_mul_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a · b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Mul for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn mul(self, other: Pair) -> Pair {
+        Pair([self.0[0] * other.0[0], self.0[1] * other.0[1]])
+    }
+}
+
+/// Lane by lane `a / b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Div for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn div(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_div_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a / b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Div for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn div(self, other: Pair) -> Pair {
+        Pair([self.0[0] / other.0[0], self.0[1] / other.0[1]])
+    }
+}
+
+/// Lane by lane `−a`: the sign bits flipped, as a scalar negation does.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Neg for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn neg(self) -> Pair {
+        use core::arch::x86_64::*;
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(_mm_xor_pd(self.0, _mm_set1_pd(-0.0))) }
+    }
+}
+
+/// Lane by lane `−a`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Neg for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn neg(self) -> Pair {
+        Pair([-self.0[0], -self.0[1]])
+    }
 }

@@ -94,6 +94,6 @@ pub use derivative::{Derivative, Summation};
 pub use eval::{Children, UnboundSymbol};
 pub use hoist::{hoist_constants, Hoisted};
 pub use pool::{Id, Node, Pool};
-pub use program::{Local, OpCount, Program, Term};
+pub use program::{LanePairs, Local, OpCount, Program, Term};
 pub use symbol::Symbol;
 pub use trig::contract_angle_sums;

@@ -9,6 +9,7 @@
 use sharnir_cas::{Id, OpCount};
 use sharnir_mech::model::detachment::Detachment;
 use sharnir_mech::model::loops::Mobility;
+use std::collections::HashMap;
 
 /// An argument of a generated function after `p: &Params`; each is a
 /// fixed-size array read by constant indices.
@@ -166,6 +167,10 @@ pub(crate) struct Facts {
     /// The base parameters, where the module has `base_parameters` or
     /// `regressor`.
     pub(crate) base_parameters: Option<BaseParameterFacts>,
+    /// Renamings of one isomorphic branch's inputs to another's, under
+    /// which the functions' statements may pair (`plan/branches.rs`,
+    /// `render/lanes.rs`); empty where the tree has no such branches.
+    pub(crate) branch_renamings: Vec<HashMap<sharnir_mech::Input, sharnir_mech::Input>>,
 }
 
 /// The base parameters of a module: what `NBP`, `BASE_PARAMETER_NAMES` and

@@ -163,8 +163,33 @@ impl Term {
         }
     }
 
+    /// The locals this expression reads, in the order they are read, with
+    /// repeats.
+    pub fn locals_read(&self) -> Vec<usize> {
+        let mut read = Vec::new();
+        self.each_local(&mut |i| read.push(i));
+        read
+    }
+
+    fn each_local(&self, each: &mut impl FnMut(usize)) {
+        match self {
+            Term::Local(i) => each(*i),
+            Term::Const(_) | Term::Pi | Term::Input(_) => {}
+            Term::Neg(a) | Term::Sin(a) | Term::Cos(a) | Term::Sqrt(a) => a.each_local(each),
+            Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) | Term::Div(a, b) => {
+                a.each_local(each);
+                b.each_local(each);
+            }
+            Term::Fma(a, b, c) => {
+                a.each_local(each);
+                b.each_local(each);
+                c.each_local(each);
+            }
+        }
+    }
+
     /// Operation count of this expression alone.
-    pub(crate) fn op_count(&self) -> OpCount {
+    pub fn op_count(&self) -> OpCount {
         let mut ops = OpCount::default();
         self.count(&mut ops);
         ops

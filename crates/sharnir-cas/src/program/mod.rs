@@ -17,18 +17,22 @@
 //! - `lower.rs`: lowering from the pool ([`Program::lower`]), which tries the
 //!   plain and the shared lowering (`share.rs`, `absorb.rs`) and runs the
 //!   passes on both;
+//! - `lanes.rs`: the statements of two isomorphic branches paired for two
+//!   vector lanes ([`Program::pair_lanes`]);
 //! - `long_sums.rs`: the long flat sums of long chains, which the lowering
 //!   writes each as the one before plus its own terms;
 //! - `passes/`: rewrites of lowered programs — `factor` (Horner), `signs`
 //!   (negations where they are free), `fuse` (fused multiply–add).
 
 mod ir;
+mod lanes;
 mod long_sums;
 mod lower;
 mod passes;
 
 pub(crate) use ir::{chain_items, signed_sum};
 pub use ir::{Local, OpCount, Program, Term};
+pub use lanes::LanePairs;
 
 impl Program {
     /// The same program with every sum's products fused into the sum as

@@ -36,6 +36,7 @@ impl Facts {
                 .map(|m| (m.velocity, m.position))
                 .collect(),
             base_parameters: None,
+            branch_renamings: super::branches::branch_renamings(mechanism),
             dof: mechanism.dof(),
             nq: mechanism.nq(),
             coordinates: mechanism.coordinates.clone(),

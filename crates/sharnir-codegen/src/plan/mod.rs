@@ -22,9 +22,12 @@
 //!   derived after the derivatives;
 //! - [`outputs`]: which of them a plan derives (`--outputs`, and the
 //!   automatic rule that skips the superlinear ones of big mechanisms);
+//! - `branches.rs`: the isomorphic branches of the tree, as renamings of
+//!   one branch's coordinates to another's for the lane statements;
 //! - [`provenance`]: where each function comes from, and the header note
 //!   that says so.
 
+mod branches;
 mod choice;
 mod contacts;
 pub mod cost;

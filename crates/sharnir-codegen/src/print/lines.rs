@@ -434,7 +434,7 @@ mod tests {
         fn printed_text_is_the_line_of_the_printed_tokens(term in crate::test_terms::term()) {
             let locals: Vec<String> = (0..40).map(|i| format!("t{i}")).collect();
             let slots: Vec<Option<usize>> = (0..40).map(|i| (i % 3 == 0).then_some(i)).collect();
-            let printer = crate::print::printer::Printer { locals: &locals, slots: &slots };
+            let printer = crate::print::printer::Printer { locals: &locals, slots: &slots, lanes: None };
             let names = ["q", "qd", "t", "p", "d", "live", "sin", "cos", "sqrt", "fma", "m1", "t3"];
             let (mut from_tokens, mut from_text) = (Usage::new(&names), Usage::new(&names));
             let value = printer.expr(&term).expect("prints");

@@ -15,6 +15,7 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use sharnir_cas::{OpCount, Term};
 use sharnir_mech::Input;
+use std::collections::HashMap;
 
 /// Binding strength of a printed expression.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -32,6 +33,32 @@ pub struct Printer<'a> {
     /// Locals kept in the `live` array of a function split into parts
     /// (`live[s]` for `Some(s)`), by index; empty when nothing is.
     pub slots: &'a [Option<usize>],
+    /// Set for a lane statement's expression: how its leaves are read.
+    pub(crate) lanes: Option<&'a LaneLeaves<'a>>,
+}
+
+/// How the expression of a lane statement (two branches in the two lanes
+/// of a `Pair`, `support/double/pairs.rs`) reads its leaves: a local
+/// another lane statement computed by that statement's `Pair`, any other
+/// value as `pair(first branch's, second branch's)`.
+pub(crate) struct LaneLeaves<'a> {
+    /// What each local is to a lane statement, by index.
+    pub(crate) locals: &'a [LaneLeaf],
+    /// The first branch's inputs with the second branch's; an input not
+    /// here is both branches'.
+    pub(crate) rename: &'a HashMap<Input, Input>,
+}
+
+/// What a local is to a lane statement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LaneLeaf {
+    /// The first local of a lane statement: its `Pair`, `v{name}`.
+    Lane,
+    /// A scalar local of the first branch whose second-branch value is
+    /// the local given (a sine, say): `pair(name, other)`.
+    Paired(usize),
+    /// A scalar value both branches read: `pair(name, name)`.
+    Shared,
 }
 
 impl Printer<'_> {
@@ -42,6 +69,11 @@ impl Printer<'_> {
     }
 
     fn print(&self, term: &Term) -> Result<(TokenStream, Precedence), EmitError> {
+        if let Some(lanes) = self.lanes {
+            if let Some(leaf) = self.lane_leaf(term, lanes)? {
+                return Ok((leaf, Precedence::Atom));
+            }
+        }
         Ok(match term {
             Term::Const(c) if *c < 0.0 => {
                 // `-0.5` is a constant expression, negated at compile time.
@@ -106,6 +138,69 @@ impl Printer<'_> {
                 (quote!(fma(#a, #b, #c)), Precedence::Atom)
             }
         })
+    }
+
+    /// A leaf of a lane statement's expression as a `Pair`; `None` for an
+    /// operation, which prints as in a scalar statement (the `Pair`
+    /// arithmetic has the same operators); an error for a function call,
+    /// which no lane statement computes.
+    fn lane_leaf(
+        &self,
+        term: &Term,
+        lanes: &LaneLeaves<'_>,
+    ) -> Result<Option<TokenStream>, EmitError> {
+        let both = |value: TokenStream| quote!(pair(#value, #value));
+        let name = |i: usize| {
+            self.locals
+                .get(i)
+                .map(|name| Ident::new(name, Span::call_site()))
+                .ok_or_else(|| {
+                    EmitError::Internal(format!(
+                        "a lane statement reads local {i}, which the program never defines"
+                    ))
+                })
+        };
+        Ok(Some(match term {
+            Term::Const(c) if *c < 0.0 => {
+                let literal = float_literal(-*c)?;
+                both(quote!(-#literal))
+            }
+            Term::Const(c) => both(float_literal(*c)?),
+            Term::Pi => both(quote!((core::f64::consts::PI as Real))),
+            Term::Input(symbol) => {
+                let first = input(symbol)?;
+                match lanes.rename.get(symbol) {
+                    Some(other) => {
+                        let second = input(other)?;
+                        quote!(pair(#first, #second))
+                    }
+                    None => both(first),
+                }
+            }
+            Term::Local(i) => match lanes.locals.get(*i).copied() {
+                Some(LaneLeaf::Lane) => {
+                    let lane = Ident::new(&format!("v{}", name(*i)?), Span::call_site());
+                    quote!(#lane)
+                }
+                Some(LaneLeaf::Paired(other)) => {
+                    let (first, second) = (name(*i)?, name(other)?);
+                    quote!(pair(#first, #second))
+                }
+                Some(LaneLeaf::Shared) | None => {
+                    let value = name(*i)?;
+                    both(quote!(#value))
+                }
+            },
+            Term::Sin(_) | Term::Cos(_) | Term::Sqrt(_) | Term::Fma(..) => {
+                return Err(EmitError::Internal(
+                    "a lane statement calls a function; only arithmetic is computed in lanes"
+                        .to_owned(),
+                ))
+            }
+            Term::Neg(_) | Term::Add(..) | Term::Sub(..) | Term::Mul(..) | Term::Div(..) => {
+                return Ok(None)
+            }
+        }))
     }
 
     /// Left-associative binary operator: the right operand needs parentheses
@@ -241,6 +336,7 @@ mod tests {
         Printer {
             locals: &["t0".to_owned()],
             slots: &[],
+            lanes: None,
         }
         .expr(term)
         .map_or_else(|e| e.to_string(), |t| t.to_string())

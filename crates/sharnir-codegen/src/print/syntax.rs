@@ -334,7 +334,7 @@ mod tests {
         fn printed_terms_format_as_syn_formats_them(terms in prop::collection::vec(crate::test_terms::term(), 1..8)) {
             let locals: Vec<String> = (0..40).map(|i| format!("t{i}")).collect();
             let slots: Vec<Option<usize>> = (0..40).map(|i| (i % 3 == 0).then_some(i)).collect();
-            let printer = Printer { locals: &locals, slots: &slots };
+            let printer = Printer { locals: &locals, slots: &slots, lanes: None };
             let statements: Vec<TokenStream> = terms
                 .iter()
                 .enumerate()

@@ -8,6 +8,7 @@
 use crate::error::EmitError;
 use crate::print::lines::{Line, LONGEST};
 use crate::print::printer::Printer;
+use crate::render::lanes::{LaneView, Lanes};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use sharnir_cas::{Program, Term};
@@ -93,6 +94,9 @@ pub(crate) struct Part {
 /// target has them (`math.rs`, `crate::support`).
 enum Statement<'p> {
     Let(usize),
+    /// A lane statement: the local and the next, its partner, computed
+    /// together (`crate::render::lanes`).
+    Lane(usize),
     SinCos(usize, usize, &'p Term),
     SinCosPair([(usize, usize, &'p Term); 2]),
     SinCosQuad([(usize, usize, &'p Term); 4]),
@@ -106,6 +110,7 @@ impl Statement<'_> {
         };
         match self {
             Statement::Let(i) => vec![*i],
+            Statement::Lane(i) => vec![*i, *i + 1],
             Statement::SinCos(i, j, _) => vec![*i, *j],
             Statement::SinCosPair(angles) => both(angles),
             Statement::SinCosQuad(angles) => both(angles),
@@ -173,6 +178,11 @@ impl Statement<'_> {
                 };
                 quote!(let [#(#patterns),*] = #routine(#(#arguments),*);)
             }
+            Statement::Lane(i) => {
+                return Err(EmitError::Internal(format!(
+                    "lane statement {i} printed without its lanes"
+                )))
+            }
             Statement::Let(i) => {
                 let name = ident(*i);
                 let value = program
@@ -214,7 +224,7 @@ fn flush<'p>(pending: &mut Vec<(usize, usize, &'p Term)>, statements: &mut Vec<S
 /// at random states (the portable build's recursive Newton–Euler on UR5:
 /// 5 such calls, half its time on an AMD EPYC). After them, an angle that
 /// reads a sine or cosine of the pending run starts a run of its own.
-fn statements(program: &Program) -> Vec<Statement<'_>> {
+fn statements<'p>(program: &'p Program, lanes: Option<&LaneView<'_>>) -> Vec<Statement<'p>> {
     let locals = &program.locals;
     let mut paired_cosine = vec![None; locals.len()];
     let mut is_paired = vec![false; locals.len()];
@@ -237,7 +247,7 @@ fn statements(program: &Program) -> Vec<Statement<'_>> {
     let mut hoisted = vec![false; locals.len()];
     for (i, local) in locals.iter().enumerate() {
         if let (Term::Sin(angle), Some(j)) = (&local.value, paired_cosine[i]) {
-            if locals_read(angle).is_empty() {
+            if angle.locals_read().is_empty() {
                 hoisted[i] = true;
                 pending.push((i, j, angle));
                 if pending.len() == 4 {
@@ -254,7 +264,8 @@ fn statements(program: &Program) -> Vec<Statement<'_>> {
     for (i, local) in rest {
         match (&local.value, paired_cosine[i]) {
             (Term::Sin(angle), Some(j)) => {
-                let reads_run = locals_read(angle)
+                let reads_run = angle
+                    .locals_read()
                     .iter()
                     .any(|r| pending.iter().any(|(k, l, _)| r == k || r == l));
                 if reads_run {
@@ -265,9 +276,14 @@ fn statements(program: &Program) -> Vec<Statement<'_>> {
                     flush(&mut pending, &mut statements);
                 }
             }
+            _ if lanes.is_some_and(|l| l.is_partner(i)) => {}
             _ => {
                 flush(&mut pending, &mut statements);
-                statements.push(Statement::Let(i));
+                statements.push(if lanes.is_some_and(|l| l.is_lane(i)) {
+                    Statement::Lane(i)
+                } else {
+                    Statement::Let(i)
+                });
             }
         }
     }
@@ -275,7 +291,9 @@ fn statements(program: &Program) -> Vec<Statement<'_>> {
     statements
 }
 
-/// The body of `program`'s `_with` function: straight-line `let`s, or, past
+/// The body of `program`'s `_with` function: straight-line `let`s (lane
+/// statements among them where `lanes` pairs its branches and the body is
+/// short, `crate::render::lanes`; `program` is then the pairs' program), or, past
 /// [`SPLIT_ABOVE`] locals, calls of parts that pass on what later parts
 /// read through one `live` array. `places` gives, per output, where in
 /// the result it goes (`[i][j]`, `.bias[i]`, …): with them, each part
@@ -292,18 +310,32 @@ pub(crate) fn body(
     program: &Program,
     places: Option<&[TokenStream]>,
     quads: Quads,
+    lanes: Option<&Lanes>,
 ) -> Result<Body, EmitError> {
+    // Lane statements only where the body is one run of statements with
+    // its outputs at the end.
+    let view = lanes
+        .filter(|_| program.locals.len() < WRITTEN_EARLY_FROM)
+        .map(LaneView::new);
     let names: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
-    let statements = statements(program);
+    let statements = statements(program, view.as_ref());
     if program.locals.len() <= SPLIT_ABOVE {
         let printer = Printer {
             locals: &names,
             slots: &[],
+            lanes: None,
         };
-        let lines = statements
-            .iter()
-            .map(|s| s.print(program, &printer, quads))
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut lines = Vec::with_capacity(statements.len());
+        for statement in &statements {
+            match (statement, &view) {
+                (Statement::Lane(k), Some(view)) => lines.extend(
+                    view.statement(program, &names, *k)?
+                        .into_iter()
+                        .map(Line::Tokens),
+                ),
+                _ => lines.push(statement.print(program, &printer, quads)?),
+            }
+        }
         let early = places.filter(|_| program.locals.len() >= WRITTEN_EARLY_FROM);
         return Ok(match early {
             Some(places) => Body {
@@ -355,13 +387,13 @@ pub(crate) fn body(
             .iter()
             .flat_map(|statement| statement.defines())
             .filter_map(|i| program.locals.get(i).map(|l| &l.value));
-        for read in values.flat_map(locals_read) {
+        for read in values.flat_map(Term::locals_read) {
             is_live[read] |= part_of[read] < k;
         }
     }
     for (output, part) in program.outputs.iter().zip(&reader) {
         if let Some(k) = *part {
-            for read in locals_read(output) {
+            for read in output.locals_read() {
                 is_live[read] |= part_of[read] < k;
             }
         }
@@ -385,6 +417,7 @@ pub(crate) fn body(
         let printer = Printer {
             locals: &names,
             slots: &earlier,
+            lanes: None,
         };
         let mut tokens = Vec::with_capacity(group.len());
         for statement in group {
@@ -420,6 +453,7 @@ pub(crate) fn body(
             let printer = Printer {
                 locals: &names,
                 slots: &slot,
+                lanes: None,
             };
             Some(print_all(&program.outputs, &printer)?)
         }
@@ -478,7 +512,8 @@ fn written_at(output: &Term, at: &[usize]) -> Option<usize> {
         return None;
     }
     Some(
-        locals_read(output)
+        output
+            .locals_read()
             .into_iter()
             .map(|i| at.get(i).copied().unwrap_or(0))
             .max()
@@ -489,29 +524,6 @@ fn written_at(output: &Term, at: &[usize]) -> Option<usize> {
 /// `terms`, printed.
 fn print_all(terms: &[Term], printer: &Printer<'_>) -> Result<Vec<TokenStream>, EmitError> {
     terms.iter().map(|t| printer.expr(t)).collect()
-}
-
-/// The locals `term` reads.
-fn locals_read(term: &Term) -> Vec<usize> {
-    let mut found = Vec::new();
-    let mut stack = vec![term];
-    while let Some(t) = stack.pop() {
-        match t {
-            Term::Local(i) => found.push(*i),
-            Term::Const(_) | Term::Pi | Term::Input(_) => {}
-            Term::Neg(a) | Term::Sin(a) | Term::Cos(a) | Term::Sqrt(a) => stack.push(a),
-            Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) | Term::Div(a, b) => {
-                stack.push(a);
-                stack.push(b);
-            }
-            Term::Fma(a, b, c) => {
-                stack.push(a);
-                stack.push(b);
-                stack.push(c);
-            }
-        }
-    }
-    found
 }
 
 #[cfg(test)]
@@ -641,8 +653,9 @@ mod tests {
         let printer = Printer {
             locals: &names,
             slots: &[],
+            lanes: None,
         };
-        statements(program)
+        statements(program, None)
             .iter()
             .map(|s| {
                 s.print(program, &printer, Quads::Helper)
@@ -658,7 +671,7 @@ mod tests {
     fn a_long_body_writes_each_output_right_after_its_last_local() {
         let program = chain(WRITTEN_EARLY_FROM);
         let places = places(&program);
-        let early = body(&program, Some(&places), Quads::Helper).expect("prints");
+        let early = body(&program, Some(&places), Quads::Helper, None).expect("prints");
         assert!(early.outputs.is_none() && early.parts.is_empty());
         let statements: Vec<String> = early
             .statements
@@ -678,18 +691,18 @@ mod tests {
         assert_eq!(statements, want);
         // One local fewer, or no places: the outputs at the end.
         let shorter = chain(WRITTEN_EARLY_FROM - 1);
-        let late = body(&shorter, Some(&places), Quads::Helper).expect("prints");
+        let late = body(&shorter, Some(&places), Quads::Helper, None).expect("prints");
         assert_eq!(late.outputs.map(|o| o.len()), Some(4));
-        let unplaced = body(&program, None, Quads::Helper).expect("prints");
+        let unplaced = body(&program, None, Quads::Helper, None).expect("prints");
         assert!(unplaced.outputs.is_some());
     }
 
     #[test]
     fn a_split_body_is_the_straight_body_with_live_values_passed_on() {
-        let short = body(&chain(SPLIT_ABOVE), None, Quads::Helper).expect("prints");
+        let short = body(&chain(SPLIT_ABOVE), None, Quads::Helper, None).expect("prints");
         assert!(short.parts.is_empty());
         let program = chain(LONG);
-        let split = body(&program, None, Quads::Helper).expect("prints");
+        let split = body(&program, None, Quads::Helper, None).expect("prints");
         assert_eq!(split.parts.len(), LONG.div_ceil(PART));
         assert!(split.parts.iter().all(|part| !part.writes_outputs));
         // Undone, the split is, token for token, the body printed without
@@ -715,7 +728,7 @@ mod tests {
     fn a_split_body_with_places_writes_each_output_once_where_its_locals_are() {
         let program = chain(LONG);
         let places = places(&program);
-        let split = body(&program, Some(&places), Quads::Helper).expect("prints");
+        let split = body(&program, Some(&places), Quads::Helper, None).expect("prints");
         assert!(split.outputs.is_none());
         let unsplit = Unsplit::of(&split);
         assert_eq!(unsplit.statements.replace(' ', ""), straight(&program));
@@ -767,8 +780,9 @@ mod tests {
         let printer = Printer {
             locals: &names,
             slots: &[],
+            lanes: None,
         };
-        statements(&program)
+        statements(&program, None)
             .iter()
             .map(|s| {
                 s.print(&program, &printer, quads)

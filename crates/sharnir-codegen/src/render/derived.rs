@@ -25,6 +25,7 @@ impl Derived {
         let printer = Printer {
             locals: &locals,
             slots: &[],
+            lanes: None,
         };
         let mut statements = Vec::with_capacity(self.program.locals.len());
         for local in &self.program.locals {

@@ -8,8 +8,9 @@ use crate::plan::PlannedFunction;
 use crate::print::lines::{Line, Lines};
 use crate::print::printer::op_count_literal;
 use crate::print::tokens::Usage;
-use crate::render::body::{body, Body, Quads};
+use crate::render::body::{body, Body, Quads, WRITTEN_EARLY_FROM};
 use crate::render::dispatch::{LanesUse, Parameter};
+use crate::render::lanes::pair_branches;
 use crate::render::result::{places, result_type, result_value, zero};
 use crate::vocabulary::{Argument, Facts};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -150,11 +151,18 @@ pub(crate) fn emit(
         quads: usage.reads("lanes"),
         fma: quads == Quads::Lanes && usage.calls("fma"),
     };
+    // Two isomorphic branches computed in the lanes of a `Pair`: `f64`
+    // modules that do not fuse, short functions.
+    let lanes = (avx2_lanes && !fma && program.locals.len() < WRITTEN_EARLY_FROM)
+        .then(|| pair_branches(program, &facts.branch_renamings))
+        .flatten()
+        .filter(|l| l.pairs.program.locals.len() < WRITTEN_EARLY_FROM);
+    let printed = lanes.as_ref().map_or(program, |l| &l.pairs.program);
     let Body {
         mut statements,
         outputs,
         parts,
-    } = body(program, places.as_deref(), quads).map_err(in_function)?;
+    } = body(printed, places.as_deref(), quads, lanes.as_ref()).map_err(in_function)?;
     let returns = result_type(function.shape);
     let name = Ident::new(&function.name, Span::call_site());
     let ops_name = Ident::new(

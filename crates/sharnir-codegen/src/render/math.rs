@@ -2,7 +2,9 @@
 //! `cos`, `sin_cos`, `sin_cos_pair`, `sin_cos_quad` (short private helpers
 //! around `libm`, so that every call site reads `sin(x)` rather than
 //! `libm::Libm::<Real>::sin(x)`, and the double precision's routines for
-//! two and four angles at once) and a fused twin's `fma`.
+//! two and four angles at once), a fused twin's `fma`, and `pair` with
+//! the `Pair` arithmetic of the lane statements that compute two branches
+//! together.
 //!
 //! Only the helpers a module calls are written (an unused private function
 //! would be dead code), at the very end of the module: `sqrt` and `fma`
@@ -18,13 +20,27 @@ use crate::support::{self, Source};
 use proc_macro2::TokenStream;
 
 /// The helpers, in the order they are emitted.
-pub(crate) const HELPERS: [&str; 6] = [
+pub(crate) const HELPERS: [&str; 7] = [
     "sqrt",
     "sin_cos",
     "sin_cos_pair",
     "sin_cos_quad",
     "sin",
     "cos",
+    "pair",
+];
+
+/// The items `pair` brings (`support/double/pairs.rs`): the type, its
+/// constructor and its lanes, and its arithmetic.
+const PAIR_ITEMS: [&str; 8] = [
+    "Pair",
+    "pair",
+    "pair_lanes",
+    "Add for Pair",
+    "Sub for Pair",
+    "Mul for Pair",
+    "Div for Pair",
+    "Neg for Pair",
 ];
 
 /// Flags in `found`, in the order of [`HELPERS`], the helpers that code
@@ -57,14 +73,15 @@ pub(crate) fn called(tokens: &TokenStream, found: &mut [bool; HELPERS.len()]) {
 /// always, public, so a twin offers it whether or not its own code calls
 /// it); `quad_in_copies`, the AVX copies call the AVX2 routine for four
 /// angles, so it is written for every x86-64 build, not only those that
-/// enable AVX2; `fused`, the module's `fma`.
+/// enable AVX2; `fused`, the module's `fma`. `pair` is written in `f64`
+/// modules only, the only ones with lane statements.
 pub(crate) fn helpers(
     used: &[bool; HELPERS.len()],
     single_precision: bool,
     quad_in_copies: bool,
     fused: bool,
 ) -> Result<String, EmitError> {
-    let [sqrt, sin_cos, sin_cos_pair, sin_cos_quad, sin, cos] = *used;
+    let [sqrt, sin_cos, sin_cos_pair, sin_cos_quad, sin, cos, pair] = *used;
     // `sin_cos_quad` falls back on `sin_cos_pair` (in `f64`), which falls
     // back on `sin_cos`.
     let sin_cos_pair = sin_cos_pair || (sin_cos_quad && !single_precision);
@@ -106,6 +123,12 @@ pub(crate) fn helpers(
         text.push('\n');
         text.push_str(&item);
     }
+    if pair {
+        for name in PAIR_ITEMS {
+            text.push('\n');
+            text.push_str(&support::item(Source::Pairs, name)?);
+        }
+    }
     Ok(text.trim_start_matches('\n').to_owned())
 }
 
@@ -123,8 +146,8 @@ mod tests {
     use super::*;
     use quote::quote;
 
-    fn calls(tokens: TokenStream) -> [bool; 6] {
-        let mut found = [false; 6];
+    fn calls(tokens: TokenStream) -> [bool; 7] {
+        let mut found = [false; 7];
         called(&tokens, &mut found);
         found
     }
@@ -133,11 +156,11 @@ mod tests {
     fn plain_calls_count_and_paths_do_not() {
         assert_eq!(
             calls(quote!(let a = sin(x) * cos(y);)),
-            [false, false, false, false, true, true]
+            [false, false, false, false, true, true, false]
         );
         assert_eq!(
             calls(quote!(let (s, c) = sin_cos(x); let r = libm::Libm::<Real>::sqrt(z);)),
-            [false, true, false, false, false, false]
+            [false, true, false, false, false, false, false]
         );
         assert_eq!(
             calls(quote!(
@@ -145,12 +168,12 @@ mod tests {
                     [sqrt(a + b), sin];
                 }
             )),
-            [true, false, false, false, false, false]
+            [true, false, false, false, false, false, false]
         );
     }
 
     /// The helpers as a module carries them, parsed as one file.
-    fn written(used: [bool; 6], single_precision: bool, in_copies: bool, fused: bool) -> String {
+    fn written(used: [bool; 7], single_precision: bool, in_copies: bool, fused: bool) -> String {
         let text = helpers(&used, single_precision, in_copies, fused).expect("written");
         syn::parse_file(&format!("type Real = f64;\n{text}")).expect("parses");
         text
@@ -158,7 +181,12 @@ mod tests {
 
     #[test]
     fn the_twin_keeps_only_what_the_module_called() {
-        let twin = written([true, true, false, false, false, true], true, false, false);
+        let twin = written(
+            [true, true, false, false, false, true, false],
+            true,
+            false,
+            false,
+        );
         assert!(twin.starts_with("/// The square root of `x`"));
         assert!(twin.contains("fn sqrt(x: Real) -> Real"));
         assert!(twin.contains("pub fn sin_cos(x: Real) -> (Real, Real)"));
@@ -166,14 +194,14 @@ mod tests {
         assert!(!twin.contains("\nfn sin(x: Real) -> Real"));
         assert!(!twin.contains("Libm::<Real>::cos("));
         assert!(!twin.contains("fn fma("));
-        let fused = written([false; 6], true, false, true);
+        let fused = written([false; 7], true, false, true);
         assert!(fused.contains("fn fma(a: Real, b: Real, c: Real) -> Real"));
         assert!(fused.contains("_mm_fmadd_ss("));
     }
 
     #[test]
     fn four_angles_at_once_bring_two_and_one_along() {
-        let quad = [false, false, false, true, false, false];
+        let quad = [false, false, false, true, false, false, false];
         let double = written(quad, false, false, false);
         assert!(double.contains("fn sin_cos(x: Real) -> (Real, Real)"));
         assert!(double.contains("pub fn sin_cos_pair(a: Real, b: Real)"));
@@ -198,5 +226,27 @@ mod tests {
         assert!(single.contains("[sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]"));
         assert!(!single.contains("sin_cos_pair"));
         assert!(!single.contains("_mm_"));
+    }
+
+    #[test]
+    fn lane_statements_bring_the_pair_and_its_arithmetic() {
+        let used = [false, false, false, false, false, false, true];
+        let double = written(used, false, false, false);
+        assert!(double.contains("struct Pair(core::arch::x86_64::__m128d);"));
+        assert!(double.contains("struct Pair([Real; 2]);"));
+        assert_eq!(
+            double.matches("fn pair(a: Real, b: Real) -> Pair").count(),
+            2
+        );
+        assert_eq!(double.matches("fn pair_lanes(p: Pair)").count(), 2);
+        for op in ["Add", "Sub", "Mul", "Div", "Neg"] {
+            assert_eq!(
+                double
+                    .matches(&format!("impl core::ops::{op} for Pair"))
+                    .count(),
+                2
+            );
+        }
+        assert!(!written([false; 7], false, false, false).contains("Pair"));
     }
 }

@@ -11,6 +11,7 @@ pub(crate) mod detachments;
 pub(crate) mod dispatch;
 pub(crate) mod function;
 pub(crate) mod header;
+pub(crate) mod lanes;
 pub mod linearization;
 pub(crate) mod math;
 pub(crate) mod module;

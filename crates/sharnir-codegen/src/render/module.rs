@@ -302,6 +302,7 @@ mod tests {
             applied_forces: false,
             prescribed: Vec::new(),
             base_parameters: None,
+            branch_renamings: Vec::new(),
         };
         let header = HeaderFacts {
             source_name: "tiny.spec".to_owned(),

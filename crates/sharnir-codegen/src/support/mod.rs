@@ -41,6 +41,9 @@ pub(crate) enum Source {
     /// `double/dispatch.rs`: `avx_copies`, `set_avx_copies`, the `avx`
     /// module, `BuildLanes` and the lanes traits of the AVX copies.
     Dispatch,
+    /// `double/pairs.rs`: `Pair`, `pair`, `pair_lanes` and the arithmetic
+    /// of the lane statements that compute two branches together.
+    Pairs,
 }
 
 impl Source {
@@ -50,13 +53,18 @@ impl Source {
             Source::Double => include_str!("double/mod.rs"),
             Source::Single => include_str!("single/mod.rs"),
             Source::Dispatch => include_str!("double/dispatch.rs"),
+            Source::Pairs => include_str!("double/pairs.rs"),
         }
     }
 
     /// The file's items with their names, read once.
     fn items(self) -> &'static [Named] {
-        static ITEMS: [OnceLock<Vec<Named>>; 3] =
-            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        static ITEMS: [OnceLock<Vec<Named>>; 4] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
         ITEMS[self as usize].get_or_init(|| {
             chunks(self.text())
                 .into_iter()
@@ -129,7 +137,12 @@ fn name(chunk: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    const SOURCES: [Source; 3] = [Source::Double, Source::Single, Source::Dispatch];
+    const SOURCES: [Source; 4] = [
+        Source::Double,
+        Source::Single,
+        Source::Dispatch,
+        Source::Pairs,
+    ];
 
     /// Every piece of every file is one item with a name, or scaffolding:
     /// a split in the wrong place (a blank line inside an item at the first

@@ -260,7 +260,7 @@ fn without_unused(program: Program) -> Program {
     let mut used = vec![false; program.locals.len()];
     let mut read = Vec::new();
     for output in &program.outputs {
-        locals_read(output, &mut read);
+        read.extend(output.locals_read());
     }
     for &i in &read {
         if let Some(slot) = used.get_mut(i) {
@@ -272,7 +272,7 @@ fn without_unused(program: Program) -> Program {
             continue;
         }
         read.clear();
-        locals_read(&program.locals[i].value, &mut read);
+        read.extend(program.locals[i].value.locals_read());
         for &j in &read {
             if let Some(slot) = used.get_mut(j) {
                 *slot = true;
@@ -299,24 +299,6 @@ fn without_unused(program: Program) -> Program {
         .map(|o| substituted(o, &replaced))
         .collect();
     Program { locals, outputs }
-}
-
-/// The locals a term reads, with repeats.
-fn locals_read(term: &Term, read: &mut Vec<usize>) {
-    match term {
-        Term::Local(i) => read.push(*i),
-        Term::Const(_) | Term::Pi | Term::Input(_) => {}
-        Term::Neg(a) | Term::Sin(a) | Term::Cos(a) | Term::Sqrt(a) => locals_read(a, read),
-        Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) | Term::Div(a, b) => {
-            locals_read(a, read);
-            locals_read(b, read);
-        }
-        Term::Fma(a, b, c) => {
-            locals_read(a, read);
-            locals_read(b, read);
-            locals_read(c, read);
-        }
-    }
 }
 
 /// The `t…` and `inv…` locals named again `t0`, `t1`, … and `inv0`, … in

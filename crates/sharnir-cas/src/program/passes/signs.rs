@@ -23,7 +23,7 @@ pub(crate) fn settle(program: Program) -> Program {
     let mut users: Vec<Vec<usize>> = vec![Vec::new(); program.locals.len()];
     for (slot, term) in slots.iter().enumerate() {
         let mut read = Vec::new();
-        locals_read(term, &mut read);
+        read.extend(term.locals_read());
         read.sort_unstable();
         read.dedup();
         for i in read {
@@ -54,24 +54,6 @@ pub(crate) fn settle(program: Program) -> Program {
         settled
     } else {
         program
-    }
-}
-
-/// The locals a term reads, with repeats.
-fn locals_read(term: &Term, out: &mut Vec<usize>) {
-    match term {
-        Term::Local(i) => out.push(*i),
-        Term::Const(_) | Term::Pi | Term::Input(_) => {}
-        Term::Neg(a) | Term::Sin(a) | Term::Cos(a) | Term::Sqrt(a) => locals_read(a, out),
-        Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) | Term::Div(a, b) => {
-            locals_read(a, out);
-            locals_read(b, out);
-        }
-        Term::Fma(a, b, c) => {
-            locals_read(a, out);
-            locals_read(b, out);
-            locals_read(c, out);
-        }
     }
 }
 

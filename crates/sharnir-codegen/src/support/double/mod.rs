@@ -39,6 +39,7 @@
 //! that enable AVX2 (`super::double_item`).
 
 mod dispatch;
+mod pairs;
 #[cfg(test)]
 mod tests;
 
