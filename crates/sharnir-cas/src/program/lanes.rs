@@ -58,7 +58,7 @@ impl Program {
     /// their partners. Sines, cosines, square roots and fused
     /// multiply–adds pair (their partners are known) but stay single
     /// statements; arithmetic pairs are what [`LanePairs::firsts`] lists.
-    /// `None` where fewer than [`FEWEST_PAIRS`] pairs are found, or where
+    /// `None` where fewer than eight pairs (`FEWEST_PAIRS`) are found, or where
     /// pairing would make a local wait for itself (the second branch
     /// reading the first's values).
     pub fn pair_lanes(&self, rename: &HashMap<Symbol, Symbol>) -> Option<LanePairs> {
