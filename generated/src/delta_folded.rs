@@ -4706,7 +4706,7 @@ fn forward_dynamics_derivatives_with_body(
     let vt310 = pair(-0.6666666666666666, -0.6666666666666666)
         * (vt82 * vinv3 * vt243 * vinv14);
     let (t310, t307) = pair_lanes(vt310);
-    let vt311 = -vt82 * vinv3 * vinv14;
+    let vt311 = -(vt82 * vinv3 * vinv14);
     let (t311, t308) = pair_lanes(vt311);
     let t312 = inv11 * (t287 * inv12 * t291 - t288);
     let t313 = inv15 * t312;

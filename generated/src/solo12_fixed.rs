@@ -4198,7 +4198,7 @@ fn mass_matrix_inverse_with_body(
     let vt38 = vinv4
         * (pair(-1842.9129686423132, -1842.9129686423132) * vt5 - vt23 * vinv5 * vt36);
     let (t38, t30) = pair_lanes(vt38);
-    let vt39 = -vinv4 * vt23 * vinv5;
+    let vt39 = -(vinv4 * vt23 * vinv5);
     let (t39, t31) = pair_lanes(vt39);
     let vt40 = pair(1842.9129686423132, 1842.9129686423132)
         * (vt2 * vinv6 * vt26 - vt12);
@@ -4207,7 +4207,7 @@ fn mass_matrix_inverse_with_body(
     let vt42 = vinv6
         * (pair(-1842.9129686423132, -1842.9129686423132) * vt2 - vt26 * vinv7 * vt40);
     let (t42, t34) = pair_lanes(vt42);
-    let vt43 = -vinv6 * vt26 * vinv7;
+    let vt43 = -(vinv6 * vt26 * vinv7);
     let (t43, t35) = pair_lanes(vt43);
     let vo13 = vinv6 + vinv6 * vinv6 * vt26 * vt26 * vinv7;
     let (o13, o91) = pair_lanes(vo13);

@@ -8754,11 +8754,12 @@ fn inverse_dynamics_derivatives_with_body(
             + pair(2.0, 2.0) * pair(qd[7], qd[10]) * pair(qd[8], qd[11]) - vt59)
         + vt118 * (vt148 - pair(d.k3, d.k3));
     let (o155, o221) = pair_lanes(vo155);
-    let vo174 = -pair(s_q7, s_q10) * pair(c_q8, c_q11) * pair(d.k14, d.k14);
+    let vo174 = -(pair(s_q7, s_q10) * pair(c_q8, c_q11) * pair(d.k14, d.k14));
     let (o174, o240) = pair_lanes(vo174);
     let vo175 = pair(p.mr, p.mr) * (pair(2.0, 2.0) * vt62 * vt64 - vt59) - vt60 * vt295;
     let (o175, o241) = pair_lanes(vo175);
-    let vo176 = -pair(p.mr, p.mr) * (vt117 + pair(qd[7], qd[10]) * pair(qd[7], qd[10]));
+    let vo176 = -(pair(p.mr, p.mr)
+        * (vt117 + pair(qd[7], qd[10]) * pair(qd[7], qd[10])));
     let (o176, o242) = pair_lanes(vo176);
     let vo264 = pair(c_q14, c_q17)
         * (pair(0.5, 0.5) * (pair(c_q13, c_q16) * pair(d.k12, d.k12) - vt307)
@@ -8792,12 +8793,12 @@ fn inverse_dynamics_derivatives_with_body(
             + pair(2.0, 2.0) * pair(qd[13], qd[16]) * pair(qd[14], qd[17]) - vt77)
         + vt128 * (vt152 - pair(d.k3, d.k3));
     let (o287, o353) = pair_lanes(vo287);
-    let vo306 = -pair(s_q13, s_q16) * pair(c_q14, c_q17) * pair(d.k14, d.k14);
+    let vo306 = -(pair(s_q13, s_q16) * pair(c_q14, c_q17) * pair(d.k14, d.k14));
     let (o306, o372) = pair_lanes(vo306);
     let vo307 = pair(p.mr, p.mr) * (pair(2.0, 2.0) * vt80 * vt82 - vt77) - vt78 * vt299;
     let (o307, o373) = pair_lanes(vo307);
-    let vo308 = -pair(p.mr, p.mr)
-        * (vt127 + pair(qd[13], qd[16]) * pair(qd[13], qd[16]));
+    let vo308 = -(pair(p.mr, p.mr)
+        * (vt127 + pair(qd[13], qd[16]) * pair(qd[13], qd[16])));
     let (o308, o374) = pair_lanes(vo308);
     let o396 = c_q20 * (0.5 * (c_q19 * d.k12 - t309) - c_q19 * t363);
     let o397 = c_q20

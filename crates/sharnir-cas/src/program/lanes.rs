@@ -28,7 +28,7 @@ pub struct LanePairs {
     pub program: Program,
     /// The first local of every pair, in order; its partner is the next
     /// local. Both compute the same expression, the partner's with the
-    /// coordinates renamed.
+    /// coordinates renamed and perhaps other constants.
     pub firsts: Vec<usize>,
     /// The other pairs, each a local of the first branch and its partner
     /// (sines and cosines, square roots: single statements, which the lane
@@ -55,7 +55,9 @@ impl Program {
     /// `rename` maps the first branch's inputs (coordinates, velocities, …)
     /// to the second's: a local pairs with the local whose expression is
     /// its own with the inputs renamed and the locals it reads replaced by
-    /// their partners. Sines, cosines, square roots and fused
+    /// their partners, or, failing one, with a local of that expression's
+    /// shape whose constants differ (the branch mirrored, or of other
+    /// dimensions: the lane statement reads each constant as a pair). Sines, cosines, square roots and fused
     /// multiply–adds pair (their partners are known) but stay single
     /// statements; arithmetic pairs are what [`LanePairs::firsts`] lists.
     /// `None` where fewer than eight pairs (`FEWEST_PAIRS`) are found, or where
@@ -66,8 +68,10 @@ impl Program {
         let locals = &program.locals;
         let key = |term: &Term| format!("{term:?}");
         let mut index: HashMap<String, usize> = HashMap::with_capacity(locals.len());
+        let mut by_shape: HashMap<String, Vec<usize>> = HashMap::with_capacity(locals.len());
         for (i, local) in locals.iter().enumerate() {
             index.entry(key(&local.value)).or_insert(i);
+            by_shape.entry(shape(&local.value)).or_default().push(i);
         }
         let mut roles = vec![Role::Shared; locals.len()];
         for (i, local) in locals.iter().enumerate() {
@@ -81,12 +85,20 @@ impl Program {
             if renamed == local.value {
                 continue;
             }
-            match index.get(&key(&renamed)) {
-                Some(&j) if j != i && roles[j] == Role::Shared => {
+            // The same expression renamed, or else one of its shape whose
+            // constants differ (a mirrored branch's offsets).
+            let free = |j: &usize| *j != i && roles[*j] == Role::Shared;
+            let partner = index.get(&key(&renamed)).copied().filter(free).or_else(|| {
+                by_shape
+                    .get(&shape(&renamed))
+                    .and_then(|candidates| candidates.iter().copied().find(free))
+            });
+            match partner {
+                Some(j) => {
                     roles[i] = Role::First(j);
                     roles[j] = Role::Partner;
                 }
-                _ => roles[i] = Role::Alone,
+                None => roles[i] = Role::Alone,
             }
         }
         settle(locals, rename, &mut roles);
@@ -172,7 +184,7 @@ fn renamed_term(term: &Term, rename: &HashMap<Symbol, Symbol>, roles: &[Role]) -
 }
 
 /// Undoes every pair whose partner is not its first local's expression
-/// renamed under the final roles (a local taken for shared before the
+/// renamed (up to its constants) under the final roles (a local taken for shared before the
 /// local it reads was paired), and the pairs that read them, until every
 /// pair holds.
 fn settle(locals: &[Local], rename: &HashMap<Symbol, Symbol>, roles: &mut [Role]) {
@@ -182,7 +194,8 @@ fn settle(locals: &[Local], rename: &HashMap<Symbol, Symbol>, roles: &mut [Role]
             let Role::First(j) = roles[i] else {
                 continue;
             };
-            if renamed_term(&locals[i].value, rename, roles).as_ref() != Some(&locals[j].value) {
+            let renamed = renamed_term(&locals[i].value, rename, roles);
+            if renamed.is_none_or(|r| shape(&r) != shape(&locals[j].value)) {
                 roles[i] = Role::Alone;
                 roles[j] = Role::Shared;
                 changed = true;
@@ -190,6 +203,55 @@ fn settle(locals: &[Local], rename: &HashMap<Symbol, Symbol>, roles: &mut [Role]
         }
         if !changed {
             return;
+        }
+    }
+}
+
+/// `term`'s text with every constant left out: two expressions of one
+/// shape compute alike but for their constants, which a lane statement
+/// reads as a pair.
+fn shape(term: &Term) -> String {
+    let mut text = String::new();
+    write_shape(term, &mut text);
+    text
+}
+
+fn write_shape(term: &Term, text: &mut String) {
+    let unary = |name: &str, a: &Term, text: &mut String| {
+        text.push_str(name);
+        text.push('(');
+        write_shape(a, text);
+        text.push(')');
+    };
+    match term {
+        Term::Const(_) => text.push('#'),
+        Term::Pi => text.push_str("pi"),
+        Term::Input(symbol) => text.push_str(&symbol.to_string()),
+        Term::Local(i) => text.push_str(&format!("l{i}")),
+        Term::Neg(a) => unary("neg", a, text),
+        Term::Sin(a) => unary("sin", a, text),
+        Term::Cos(a) => unary("cos", a, text),
+        Term::Sqrt(a) => unary("sqrt", a, text),
+        Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) | Term::Div(a, b) => {
+            let op = match term {
+                Term::Add(..) => "+",
+                Term::Sub(..) => "-",
+                Term::Mul(..) => "*",
+                _ => "/",
+            };
+            text.push('(');
+            write_shape(a, text);
+            text.push_str(op);
+            write_shape(b, text);
+            text.push(')');
+        }
+        Term::Fma(a, b, c) => {
+            text.push_str("fma(");
+            for x in [a, b, c] {
+                write_shape(x, text);
+                text.push(',');
+            }
+            text.push(')');
         }
     }
 }
@@ -316,11 +378,12 @@ mod tests {
         Box::new(Term::Local(i))
     }
 
-    /// Two legs of `n` statements each, the second leg's written in the
-    /// reverse order of a different interleaving and with its coordinates
-    /// `q[2]`, `q[3]` for the first's `q[0]`, `q[1]`, each reading a shared
-    /// `p.k`; `tweak` changes one constant of the second leg's statement
-    /// of that number. Outputs: each leg's last value, and their sum.
+    /// Two legs of `n` statements each, the second with its coordinates
+    /// `q[2]`, `q[3]` for the first's `q[0]`, `q[1]` and its constants of
+    /// the other sign (a mirrored leg), each reading a shared `p.k`;
+    /// `tweak` turns the second leg's subtraction of that number into an
+    /// addition. Outputs: each leg's last value, their sum, and each leg's
+    /// last value negated.
     fn legs(n: usize, tweak: Option<usize>) -> Program {
         let mut locals = vec![Local {
             name: "shared".into(),
@@ -334,19 +397,17 @@ mod tests {
                 } else {
                     (input("q[2]"), input("q[3]"))
                 };
-                let constant = if leg == 1 && tweak == Some(step) {
-                    0.75
-                } else {
-                    0.5
-                };
+                let constant = if leg == 1 { -0.5 } else { 0.5 };
                 let previous = last[leg].map_or(a.clone(), Term::Local);
-                let value = Term::Sub(
-                    Box::new(Term::Add(
-                        Box::new(Term::Mul(Box::new(previous), Box::new(b))),
-                        Box::new(Term::Mul(local(0), Box::new(a))),
-                    )),
-                    Box::new(Term::Const(constant)),
-                );
+                let sum = Box::new(Term::Add(
+                    Box::new(Term::Mul(Box::new(previous), Box::new(b))),
+                    Box::new(Term::Mul(local(0), Box::new(a))),
+                ));
+                let value = if leg == 1 && tweak == Some(step) {
+                    Term::Add(sum, Box::new(Term::Const(constant)))
+                } else {
+                    Term::Sub(sum, Box::new(Term::Const(constant)))
+                };
                 locals.push(Local {
                     name: format!("t{}", locals.len()),
                     value,
@@ -395,14 +456,17 @@ mod tests {
         assert_eq!(lanes.firsts.len(), 11);
         let locals = &lanes.program.locals;
         for &k in &lanes.firsts {
-            let renamed = renamed_term(
-                &locals[k].value,
-                &rename(),
-                &vec![Role::Shared; locals.len()],
-            );
-            assert!(renamed.is_some(), "{:?}", locals[k].value);
             assert_ne!(locals[k].value, locals[k + 1].value);
         }
+        // The statements of the mirrored leg pair with their constants of
+        // the other sign.
+        assert!(lanes.firsts.iter().any(|&k| {
+            matches!(
+                (&locals[k].value, &locals[k + 1].value),
+                (Term::Sub(_, a), Term::Sub(_, b))
+                    if **a == Term::Const(0.5) && **b == Term::Const(-0.5)
+            )
+        }));
         let (before, after) = (values(&program), values(&lanes.program));
         assert_eq!(before.len(), after.len());
         for (a, b) in before.iter().zip(&after) {
@@ -419,8 +483,9 @@ mod tests {
     #[test]
     fn a_statement_that_differs_ends_the_pairs_that_read_it() {
         let lanes = legs(14, Some(9)).pair_lanes(&rename()).expect("pairs");
-        // Statements 0 to 8 of each leg pair; 9 differs and 10 to 13 and
-        // the outputs read it.
+        // Statements 0 to 8 of each leg pair, their constants of other
+        // signs; 9 differs in its operation, and 10 to 13 and the outputs
+        // read it.
         assert_eq!(lanes.firsts.len(), 9);
         let (before, after) = (values(&legs(14, Some(9))), values(&lanes.program));
         assert_eq!(before, after);

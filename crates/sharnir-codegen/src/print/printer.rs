@@ -47,6 +47,11 @@ pub(crate) struct LaneLeaves<'a> {
     /// The first branch's inputs with the second branch's; an input not
     /// here is both branches'.
     pub(crate) rename: &'a HashMap<Input, Input>,
+    /// The second branch's constants where they differ from the first
+    /// branch's, by the address of the first branch's constant in the
+    /// printed expression (which a lane statement prints as it is, without
+    /// the sign changes of scalar statements).
+    pub(crate) constants: &'a HashMap<*const Term, f64>,
 }
 
 /// What a local is to a lane statement.
@@ -100,8 +105,9 @@ impl Printer<'_> {
             },
             Term::Neg(a) => match a.as_ref() {
                 // `-(a * b)` is `-a * b` exactly (a sign change commutes
-                // with rounding), and reads better.
-                Term::Mul(x, y) | Term::Div(x, y) => {
+                // with rounding), and reads better; not in a lane
+                // statement, whose constants are found where they are.
+                Term::Mul(x, y) | Term::Div(x, y) if self.lanes.is_none() => {
                     let op = if matches!(a.as_ref(), Term::Mul(..)) {
                         quote!(*)
                     } else {
@@ -118,11 +124,11 @@ impl Printer<'_> {
             },
             // `a + -0.5 * x` is printed `a - 0.5 * x` and `a - -0.5 * x`
             // `a + 0.5 * x`: one addition either way, as counted.
-            Term::Add(a, b) => match literal_sign_taken(b) {
+            Term::Add(a, b) => match literal_sign_taken(b).filter(|_| self.lanes.is_none()) {
                 Some(b) => self.binary(a, &b, quote!(-), Precedence::Sum)?,
                 None => self.binary(a, b, quote!(+), Precedence::Sum)?,
             },
-            Term::Sub(a, b) => match literal_sign_taken(b) {
+            Term::Sub(a, b) => match literal_sign_taken(b).filter(|_| self.lanes.is_none()) {
                 Some(b) => self.binary(a, &b, quote!(+), Precedence::Sum)?,
                 None => self.binary(a, b, quote!(-), Precedence::Sum)?,
             },
@@ -160,12 +166,25 @@ impl Printer<'_> {
                     ))
                 })
         };
+        let signed = |c: f64| -> Result<TokenStream, EmitError> {
+            Ok(if c < 0.0 {
+                let literal = float_literal(-c)?;
+                quote!(-#literal)
+            } else {
+                float_literal(c)?
+            })
+        };
         Ok(Some(match term {
-            Term::Const(c) if *c < 0.0 => {
-                let literal = float_literal(-*c)?;
-                both(quote!(-#literal))
+            Term::Const(c) => {
+                let first = signed(*c)?;
+                match lanes.constants.get(&std::ptr::from_ref(term)) {
+                    Some(&other) => {
+                        let second = signed(other)?;
+                        quote!(pair(#first, #second))
+                    }
+                    None => both(first),
+                }
             }
-            Term::Const(c) => both(float_literal(*c)?),
             Term::Pi => both(quote!((core::f64::consts::PI as Real))),
             Term::Input(symbol) => {
                 let first = input(symbol)?;

@@ -169,9 +169,14 @@ impl<'l> LaneView<'l> {
                 "lane statement {k} has no partner local"
             )));
         };
+        let mut constants = HashMap::new();
+        if let Some(second) = program.locals.get(k + 1) {
+            other_constants(&local.value, &second.value, &mut constants);
+        }
         let leaves = LaneLeaves {
             locals: &self.leaves,
             rename: self.rename,
+            constants: &constants,
         };
         let printer = Printer {
             locals: names,
@@ -199,6 +204,35 @@ impl<'l> LaneView<'l> {
     }
 }
 
+/// Where `second` (an expression of `first`'s shape) has another constant
+/// than `first`, that constant, by the address of `first`'s.
+fn other_constants(first: &Term, second: &Term, found: &mut HashMap<*const Term, f64>) {
+    match (first, second) {
+        (Term::Const(a), Term::Const(b)) if a.to_bits() != b.to_bits() => {
+            found.insert(std::ptr::from_ref(first), *b);
+        }
+        (Term::Neg(a), Term::Neg(b)) | (Term::Sin(a), Term::Sin(b)) => {
+            other_constants(a, b, found);
+        }
+        (Term::Cos(a), Term::Cos(b)) | (Term::Sqrt(a), Term::Sqrt(b)) => {
+            other_constants(a, b, found);
+        }
+        (Term::Add(a, b), Term::Add(c, d))
+        | (Term::Sub(a, b), Term::Sub(c, d))
+        | (Term::Mul(a, b), Term::Mul(c, d))
+        | (Term::Div(a, b), Term::Div(c, d)) => {
+            other_constants(a, c, found);
+            other_constants(b, d, found);
+        }
+        (Term::Fma(a, b, c), Term::Fma(d, e, f)) => {
+            other_constants(a, d, found);
+            other_constants(b, e, found);
+            other_constants(c, f, found);
+        }
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,8 +243,9 @@ mod tests {
     }
 
     /// Two legs (`q[0]`, `qd[0]` and `q[1]`, `qd[1]`) of `steps`
-    /// statements each, `x ← x · q̇ + sin q · g − 0.5` from `x = q`, and
-    /// each leg's last value as an output; `g` is shared.
+    /// statements each, `x ← x · q̇ + sin q · g − c` from `x = q`, `c` 0.5
+    /// in the first and −0.5 in the second (mirrored), and each leg's last
+    /// value as an output; `g` is shared.
     fn legs(steps: usize) -> Program {
         let mut locals = Vec::new();
         for leg in 0..2 {
@@ -230,7 +265,7 @@ mod tests {
                         )),
                         Box::new(Term::Mul(Box::new(Term::Local(leg)), input("p.g"))),
                     )),
-                    Box::new(Term::Const(0.5)),
+                    Box::new(Term::Const(if leg == 0 { 0.5 } else { -0.5 })),
                 );
                 locals.push(Local {
                     name: format!("t{}", locals.len()),
@@ -282,7 +317,8 @@ mod tests {
             text.contains("pair (s0 , s1) * pair (p . g , p . g)"),
             "{text}"
         );
-        assert!(text.contains("pair (0.5 , 0.5)"), "{text}");
+        // The mirrored constant, and no sign taken out of it.
+        assert!(text.contains("- pair (0.5 , - 0.5)"), "{text}");
         // Only the last statement, the outputs', is read back.
         assert_eq!(text.matches("pair_lanes (").count(), 1, "{text}");
     }
