@@ -1896,8 +1896,7 @@ fn coriolis_matrix_with_body(
         .sin_cos_quad(q[7], q[8], q[9], q[10]);
     let t0 = s_q4 * qd[4];
     let t1 = qd[0] + qd[3];
-    let t2 = qd[1] + qd[5];
-    let t3 = qd[2] + qd[7];
+    let vt2 = pair(qd[1], qd[2]) + pair(qd[5], qd[7]);
     let t4 = qd[4] + qd[9];
     let t5 = c_q4 * t1;
     let t6 = p.lb * t5;
@@ -1992,36 +1991,34 @@ fn coriolis_matrix_with_body(
     let t86 = t24 * t52;
     let t87 = 2.0 * s_q9 * t86 - t35 * t58;
     let t88 = s_q4 * c_q9 * t85 + c_q4 * (s_q9 * t85 + 2.0 * t33 * d.k14);
-    let t89 = c_q6 * qd[6];
-    let t90 = s_q6 * (t89 * (0.3333333333333333 * d.k11 + d.k12));
-    let t91 = s_q6 * qd[6];
-    let t92 = qd[1] * d.k19;
-    let t93 = t91 * (d.k12 - 0.3333333333333333 * d.k11);
-    let t94 = c_q5 * d.k13;
-    let t95 = s_q6 * t2;
-    let t96 = c_q6 * d.k13;
-    let t97 = c_q6 * t2;
-    let t98 = p.la * (t91 * t94 + s_q5 * (t96 * (s_q6 * t95 + c_q6 * t97)));
-    let t99 = t90 + c_q6 * (s_q5 * t92 + t93);
-    let t100 = t90 + c_q6 * t93;
-    let t101 = d.k12 * t95;
-    let t102 = s_q6 * t97 * (0.3333333333333333 * d.k11 + d.k12)
-        + c_q6 * (t101 - 0.3333333333333333 * d.k11 * t95);
-    let t103 = c_q8 * qd[8];
-    let t104 = s_q8 * (t103 * (0.3333333333333333 * d.k11 + d.k12));
-    let t105 = s_q8 * qd[8];
-    let t106 = qd[2] * d.k19;
-    let t107 = t105 * (d.k12 - 0.3333333333333333 * d.k11);
-    let t108 = c_q7 * d.k13;
-    let t109 = s_q8 * t3;
-    let t110 = c_q8 * d.k13;
-    let t111 = c_q8 * t3;
-    let t112 = p.la * (t105 * t108 + s_q7 * (t110 * (s_q8 * t109 + c_q8 * t111)));
-    let t113 = t104 + c_q8 * (s_q7 * t106 + t107);
-    let t114 = t104 + c_q8 * t107;
-    let t115 = d.k12 * t109;
-    let t116 = s_q8 * t111 * (0.3333333333333333 * d.k11 + d.k12)
-        + c_q8 * (t115 - 0.3333333333333333 * d.k11 * t109);
+    let vt89 = pair(c_q6, c_q8) * pair(qd[6], qd[8]);
+    let vt90 = pair(s_q6, s_q8)
+        * (vt89
+            * (pair(0.3333333333333333, 0.3333333333333333) * pair(d.k11, d.k11)
+                + pair(d.k12, d.k12)));
+    let vt91 = pair(s_q6, s_q8) * pair(qd[6], qd[8]);
+    let vt92 = pair(qd[1], qd[2]) * pair(d.k19, d.k19);
+    let vt93 = vt91
+        * (pair(d.k12, d.k12)
+            - pair(0.3333333333333333, 0.3333333333333333) * pair(d.k11, d.k11));
+    let vt94 = pair(c_q5, c_q7) * pair(d.k13, d.k13);
+    let vt95 = pair(s_q6, s_q8) * vt2;
+    let vt96 = pair(c_q6, c_q8) * pair(d.k13, d.k13);
+    let vt97 = pair(c_q6, c_q8) * vt2;
+    let vt98 = pair(p.la, p.la)
+        * (vt91 * vt94
+            + pair(s_q5, s_q7)
+                * (vt96 * (pair(s_q6, s_q8) * vt95 + pair(c_q6, c_q8) * vt97)));
+    let vt99 = vt90 + pair(c_q6, c_q8) * (pair(s_q5, s_q7) * vt92 + vt93);
+    let vt100 = vt90 + pair(c_q6, c_q8) * vt93;
+    let vt101 = pair(d.k12, d.k12) * vt95;
+    let vt102 = pair(s_q6, s_q8) * vt97
+        * (pair(0.3333333333333333, 0.3333333333333333) * pair(d.k11, d.k11)
+            + pair(d.k12, d.k12))
+        + pair(c_q6, c_q8)
+            * (vt101
+                - pair(0.3333333333333333, 0.3333333333333333) * pair(d.k11, d.k11)
+                    * vt95);
     let t117 = p.lb * t59 - 2.0 * d.k3 * t57;
     let t118 = -0.16666666666666666 * t15 * t66 - s_q10 * t41;
     let t119 = c_q10 * t43 + t118;
@@ -2031,125 +2028,71 @@ fn coriolis_matrix_with_body(
     let t123 = c_q10 * t69 - t121;
     let t124 = c_q10 * t68 - t121;
     let t125 = c_q10 * t84 - s_q10 * t83;
-    let t126 = c_q6 * t101;
-    let t127 = c_q8 * t115;
+    let vt126 = pair(c_q6, c_q8) * vt101;
+    let o0 = 0.5 * (t61 - t60);
+    let o3 = 0.5 * (t65 - t60);
+    let o4 = 0.5
+        * (t80
+            - p.la
+                * (c_q3 * (t74 + 2.0 * t12 * d.k8)
+                    - s_q3 * (c_q4 * (t77 - 2.0 * qd[4] * d.k8) - t79)));
+    let o9 = 0.5 * (t82 - p.la * (c_q3 * t74 - s_q3 * (c_q4 * t77 - t79)));
+    let o10 = 0.5
+        * (t88
+            - p.la
+                * (-2.0 * c_q3 * t33 * d.k7
+                    - s_q3 * (c_q4 * (2.0 * c_q9 * t86 + t35 * t56) - s_q4 * t87)));
+    let vo12 = pair(0.5, 0.5) * (vt99 - vt98);
+    let (o12, o24) = pair_lanes(vo12);
+    let vo16 = pair(0.5, 0.5) * (vt100 - vt98);
+    let (o16, o29) = pair_lanes(vo16);
+    let vo17 = pair(0.5, 0.5)
+        * (vt102
+            - pair(p.la, p.la)
+                * (vt94 * vt95 + pair(s_q5, s_q7) * pair(d.k13, d.k13) * vt89));
+    let (o17, o30) = pair_lanes(vo17);
+    let o33 = 0.5 * t61;
+    let o36 = 0.5 * t65;
+    let o37 = 0.5 * t80;
+    let o42 = 0.5 * t82;
+    let o43 = 0.5 * t88;
+    let o44 = 0.5 * (2.0 * t8 * t50 + t117 + t119);
+    let o47 = 0.5 * (t117 + t120);
+    let o48 = 0.5 * (t122 + t123);
+    let o53 = 0.5 * (t122 + t124);
+    let o54 = 0.5 * (p.lb * t87 + t125);
+    let vo56 = pair(0.5, 0.5) * vt99;
+    let (o56, o79) = pair_lanes(vo56);
+    let vo60 = pair(0.5, 0.5) * vt100;
+    let (o60, o84) = pair_lanes(vo60);
+    let vo61 = pair(0.5, 0.5) * vt102;
+    let (o61, o85) = pair_lanes(vo61);
+    let vo67 = pair(0.5, 0.5)
+        * (pair(c_q5, c_q7) * pair(s_q6, s_q8) * vt92 - pair(2.0, 2.0) * vt126);
+    let (o67, o90) = pair_lanes(vo67);
+    let vo71 = -vt126;
+    let (o71, o95) = pair_lanes(vo71);
+    let o99 = 0.5 * t119;
+    let o102 = 0.5 * t120;
+    let o103 = 0.5 * t123;
+    let o108 = 0.5 * t124;
+    let o109 = 0.5 * t125;
+    let o110 = 0.5 * t48;
+    let o113 = 0.5 * t64;
+    let o114 = 0.5 * t73;
+    let o119 = 0.5 * t72;
     [
-        [
-            0.5 * (t61 - t60),
-            0.0,
-            0.0,
-            0.5 * (t65 - t60),
-            0.5
-                * (t80
-                    - p.la
-                        * (c_q3 * (t74 + 2.0 * t12 * d.k8)
-                            - s_q3 * (c_q4 * (t77 - 2.0 * qd[4] * d.k8) - t79))),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.5 * (t82 - p.la * (c_q3 * t74 - s_q3 * (c_q4 * t77 - t79))),
-            0.5
-                * (t88
-                    - p.la
-                        * (-2.0 * c_q3 * t33 * d.k7
-                            - s_q3
-                                * (c_q4 * (2.0 * c_q9 * t86 + t35 * t56) - s_q4 * t87))),
-        ],
-        [
-            0.0,
-            0.5 * (t99 - t98),
-            0.0,
-            0.0,
-            0.0,
-            0.5 * (t100 - t98),
-            0.5 * (t102 - p.la * (t94 * t95 + s_q5 * d.k13 * t89)),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            0.0,
-            0.0,
-            0.5 * (t113 - t112),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.5 * (t114 - t112),
-            0.5 * (t116 - p.la * (t108 * t109 + s_q7 * d.k13 * t103)),
-            0.0,
-            0.0,
-        ],
-        [
-            0.5 * t61,
-            0.0,
-            0.0,
-            0.5 * t65,
-            0.5 * t80,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.5 * t82,
-            0.5 * t88,
-        ],
-        [
-            0.5 * (2.0 * t8 * t50 + t117 + t119),
-            0.0,
-            0.0,
-            0.5 * (t117 + t120),
-            0.5 * (t122 + t123),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.5 * (t122 + t124),
-            0.5 * (p.lb * t87 + t125),
-        ],
-        [0.0, 0.5 * t99, 0.0, 0.0, 0.0, 0.5 * t100, 0.5 * t102, 0.0, 0.0, 0.0, 0.0],
-        [
-            0.0,
-            0.5 * (c_q5 * s_q6 * t92 - 2.0 * t126),
-            0.0,
-            0.0,
-            0.0,
-            -t126,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [0.0, 0.0, 0.5 * t113, 0.0, 0.0, 0.0, 0.0, 0.5 * t114, 0.5 * t116, 0.0, 0.0],
-        [
-            0.0,
-            0.0,
-            0.5 * (c_q7 * s_q8 * t106 - 2.0 * t127),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            -t127,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            0.5 * t119,
-            0.0,
-            0.0,
-            0.5 * t120,
-            0.5 * t123,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.5 * t124,
-            0.5 * t125,
-        ],
-        [0.5 * t48, 0.0, 0.0, 0.5 * t64, 0.5 * t73, 0.0, 0.0, 0.0, 0.0, 0.5 * t72, 0.0],
+        [o0, 0.0, 0.0, o3, o4, 0.0, 0.0, 0.0, 0.0, o9, o10],
+        [0.0, o12, 0.0, 0.0, 0.0, o16, o17, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, o24, 0.0, 0.0, 0.0, 0.0, o29, o30, 0.0, 0.0],
+        [o33, 0.0, 0.0, o36, o37, 0.0, 0.0, 0.0, 0.0, o42, o43],
+        [o44, 0.0, 0.0, o47, o48, 0.0, 0.0, 0.0, 0.0, o53, o54],
+        [0.0, o56, 0.0, 0.0, 0.0, o60, o61, 0.0, 0.0, 0.0, 0.0],
+        [0.0, o67, 0.0, 0.0, 0.0, o71, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, o79, 0.0, 0.0, 0.0, 0.0, o84, o85, 0.0, 0.0],
+        [0.0, 0.0, o90, 0.0, 0.0, 0.0, 0.0, o95, 0.0, 0.0, 0.0],
+        [o99, 0.0, 0.0, o102, o103, 0.0, 0.0, 0.0, 0.0, o108, o109],
+        [o110, 0.0, 0.0, o113, o114, 0.0, 0.0, 0.0, 0.0, o119, 0.0],
     ]
 }
 
@@ -3851,10 +3794,8 @@ fn inverse_dynamics_derivatives_with_body(
     let t6 = s_q4 * qd[4];
     let t7 = p.g * s_q0;
     let t8 = p.g * c_q0;
-    let t9 = p.g * s_q1;
-    let t10 = p.g * c_q1;
-    let t11 = p.g * s_q2;
-    let t12 = p.g * c_q2;
+    let vt9 = pair(p.g, p.g) * pair(s_q1, s_q2);
+    let vt10 = pair(p.g, p.g) * pair(c_q1, c_q2);
     let t13 = p.la * qd[0];
     let t14 = -t7 - qd[0] * t13;
     let t15 = t8 - p.la * qdd[0];
@@ -3872,28 +3813,17 @@ fn inverse_dynamics_derivatives_with_body(
     let t27 = qd[4] * t26;
     let t28 = t20 + t25;
     let t29 = t21 - t27;
-    let t30 = -t9 - p.la * qd[1] * qd[1];
-    let t31 = t10 - p.la * qdd[1];
-    let t32 = s_q5 * t30 + c_q5 * t31;
-    let t33 = qd[1] + qd[5];
-    let t34 = qdd[1] + qdd[5];
-    let t35 = s_q6 * t34;
-    let t36 = c_q6 * t34;
-    let t37 = c_q6 * t33;
-    let t38 = qd[6] * t37;
-    let t39 = s_q6 * t33;
-    let t40 = qd[6] * t39;
-    let t41 = -t11 - p.la * qd[2] * qd[2];
-    let t42 = t12 - p.la * qdd[2];
-    let t43 = s_q7 * t41 + c_q7 * t42;
-    let t44 = qd[2] + qd[7];
-    let t45 = qdd[2] + qdd[7];
-    let t46 = s_q8 * t45;
-    let t47 = c_q8 * t45;
-    let t48 = c_q8 * t44;
-    let t49 = qd[8] * t48;
-    let t50 = s_q8 * t44;
-    let t51 = qd[8] * t50;
+    let vt30 = -vt9 - pair(p.la, p.la) * pair(qd[1], qd[2]) * pair(qd[1], qd[2]);
+    let vt31 = vt10 - pair(p.la, p.la) * pair(qdd[1], qdd[2]);
+    let vt32 = pair(s_q5, s_q7) * vt30 + pair(c_q5, c_q7) * vt31;
+    let vt33 = pair(qd[1], qd[2]) + pair(qd[5], qd[7]);
+    let vt34 = pair(qdd[1], qdd[2]) + pair(qdd[5], qdd[7]);
+    let vt35 = pair(s_q6, s_q8) * vt34;
+    let vt36 = pair(c_q6, c_q8) * vt34;
+    let vt37 = pair(c_q6, c_q8) * vt33;
+    let vt38 = pair(qd[6], qd[8]) * vt37;
+    let vt39 = pair(s_q6, s_q8) * vt33;
+    let vt40 = pair(qd[6], qd[8]) * vt39;
     let t52 = c_q9 * t26 + s_q9 * t24;
     let t53 = c_q9 * t24 - s_q9 * t26;
     let t54 = c_q9 * t29;
@@ -3915,12 +3845,9 @@ fn inverse_dynamics_derivatives_with_body(
     let t70 = -t28;
     let t71 = 2.0 * t27 - t21;
     let t72 = t20 + 2.0 * t25;
-    let t73 = t37 * t37;
-    let t74 = t73 + qd[6] * qd[6];
-    let t75 = qdd[6] + t37 * t39;
-    let t76 = t48 * t48;
-    let t77 = t76 + qd[8] * qd[8];
-    let t78 = qdd[8] + t48 * t50;
+    let vt73 = vt37 * vt37;
+    let vt74 = vt73 + pair(qd[6], qd[8]) * pair(qd[6], qd[8]);
+    let vt75 = pair(qdd[6], qdd[8]) + vt37 * vt39;
     let t79 = t22 - p.lb * t68;
     let t80 = p.lb * t69 - t23;
     let t81 = t17 + p.lb * t71;
@@ -3998,44 +3925,41 @@ fn inverse_dynamics_derivatives_with_body(
     let t153 = c_q9 * d.k7;
     let t154 = s_q9 * t149 - t86 * t153;
     let t155 = t69 * d.k8 + t154;
-    let t156 = qd[6] * d.k11;
-    let t157 = qd[6] * d.k12;
-    let t158 = c_q6 * d.k13;
-    let t159 = s_q6 * d.k13;
-    let t160 = qd[8] * d.k11;
-    let t161 = qd[8] * d.k12;
-    let t162 = c_q8 * d.k13;
-    let t163 = s_q8 * d.k13;
+    let vt156 = pair(qd[6], qd[8]) * pair(d.k11, d.k11);
+    let vt157 = pair(qd[6], qd[8]) * pair(d.k12, d.k12);
+    let vt158 = pair(c_q6, c_q8) * pair(d.k13, d.k13);
+    let vt159 = pair(s_q6, s_q8) * pair(d.k13, d.k13);
     let t164 = t24 * d.k3;
     let t165 = t24 * d.k8;
     let t166 = qd[0] * d.k48;
     let t167 = s_q4 * d.k8;
-    let t168 = s_q6 * (c_q6 * (0.3333333333333333 * t156 + t157));
-    let t169 = qd[1] * d.k19;
-    let t170 = s_q6 * (t157 - 0.3333333333333333 * t156);
-    let t171 = t37 * t159;
-    let t172 = p.la * (c_q5 * qd[6] * t159 + s_q5 * (s_q6 * t171 + c_q6 * t37 * t158));
-    let t173 = t168 + c_q6 * (s_q5 * t169 + t170);
-    let t174 = t168 + c_q6 * t170;
-    let t175 = t37 * d.k12;
-    let t176 = t39 * d.k12;
-    let t177 = c_q5 * d.k13;
-    let t178 = s_q6 * (0.3333333333333333 * t37 * d.k11 + t175)
-        + c_q6 * (t176 - 0.3333333333333333 * t39 * d.k11);
-    let t179 = s_q8 * (c_q8 * (0.3333333333333333 * t160 + t161));
-    let t180 = qd[2] * d.k19;
-    let t181 = s_q8 * (t161 - 0.3333333333333333 * t160);
-    let t182 = t48 * t163;
-    let t183 = p.la * (c_q7 * qd[8] * t163 + s_q7 * (s_q8 * t182 + c_q8 * t48 * t162));
-    let t184 = t179 + c_q8 * (s_q7 * t180 + t181);
-    let t185 = t179 + c_q8 * t181;
-    let t186 = t48 * d.k12;
-    let t187 = t50 * d.k12;
-    let t188 = c_q7 * d.k13;
-    let t189 = s_q8 * (0.3333333333333333 * t48 * d.k11 + t186)
-        + c_q8 * (t187 - 0.3333333333333333 * t50 * d.k11);
-    let t190 = s_q6 * t175;
-    let t191 = s_q8 * t186;
+    let vt168 = pair(s_q6, s_q8)
+        * (pair(c_q6, c_q8)
+            * (pair(0.3333333333333333, 0.3333333333333333) * vt156 + vt157));
+    let vt169 = pair(qd[1], qd[2]) * pair(d.k19, d.k19);
+    let vt170 = pair(s_q6, s_q8)
+        * (vt157 - pair(0.3333333333333333, 0.3333333333333333) * vt156);
+    let vt171 = vt37 * vt159;
+    let vt172 = pair(p.la, p.la)
+        * (pair(c_q5, c_q7) * pair(qd[6], qd[8]) * vt159
+            + pair(s_q5, s_q7)
+                * (pair(s_q6, s_q8) * vt171 + pair(c_q6, c_q8) * vt37 * vt158));
+    let vt173 = vt168 + pair(c_q6, c_q8) * (pair(s_q5, s_q7) * vt169 + vt170);
+    let (t173, t184) = pair_lanes(vt173);
+    let vt174 = vt168 + pair(c_q6, c_q8) * vt170;
+    let (t174, t185) = pair_lanes(vt174);
+    let vt175 = vt37 * pair(d.k12, d.k12);
+    let vt176 = vt39 * pair(d.k12, d.k12);
+    let vt177 = pair(c_q5, c_q7) * pair(d.k13, d.k13);
+    let vt178 = pair(s_q6, s_q8)
+        * (pair(0.3333333333333333, 0.3333333333333333) * vt37 * pair(d.k11, d.k11)
+            + vt175)
+        + pair(c_q6, c_q8)
+            * (vt176
+                - pair(0.3333333333333333, 0.3333333333333333) * vt39
+                    * pair(d.k11, d.k11));
+    let (t178, t189) = pair_lanes(vt178);
+    let vt190 = pair(s_q6, s_q8) * vt175;
     let t192 = c_q9 * t145;
     let t193 = s_q9 * t145;
     let t194 = c_q4 * (t110 * t153 + t66 * d.k8 - t109 * t193)
@@ -4082,14 +4006,13 @@ fn inverse_dynamics_derivatives_with_body(
     let t227 = s_q9 * t226 - t132 * t153;
     let t228 = s_q4 * (c_q9 * t223 - s_q9 * t224)
         + c_q4 * (s_q9 * t223 + c_q9 * t224 - p.lb * t225);
-    let t229 = (s_q5 * t10 + c_q5 * t9) * t158;
-    let t230 = (c_q5 * t30 - s_q5 * t31) * t158;
-    let t231 = c_q6 * ((t35 + t38) * d.k12 + t37 * t157)
-        + s_q6 * ((t36 - t40) * d.k12 + 0.5 * t32 * d.k13 - t39 * t157);
-    let t232 = (s_q7 * t12 + c_q7 * t11) * t162;
-    let t233 = (c_q7 * t41 - s_q7 * t42) * t162;
-    let t234 = c_q8 * ((t46 + t49) * d.k12 + t48 * t161)
-        + s_q8 * ((t47 - t51) * d.k12 + 0.5 * t43 * d.k13 - t50 * t161);
+    let vt229 = (pair(s_q5, s_q7) * vt10 + pair(c_q5, c_q7) * vt9) * vt158;
+    let vt230 = (pair(c_q5, c_q7) * vt30 - pair(s_q5, s_q7) * vt31) * vt158;
+    let vt231 = pair(c_q6, c_q8) * ((vt35 + vt38) * pair(d.k12, d.k12) + vt37 * vt157)
+        + pair(s_q6, s_q8)
+            * ((vt36 - vt40) * pair(d.k12, d.k12)
+                + pair(0.5, 0.5) * vt32 * pair(d.k13, d.k13) - vt39 * vt157);
+    let (t231, t234) = pair_lanes(vt231);
     let t235 = t109 * t146;
     let t236 = t111 * t146;
     let t237 = t52 * d.k4;
@@ -4157,212 +4080,109 @@ fn inverse_dynamics_derivatives_with_body(
     let t289 = c_q10 * t262 - t287;
     let t290 = c_q10 * t261 - t287;
     let t291 = c_q10 * t278 - s_q10 * t277;
+    let o0 = s_q0 * d.k1 + t194;
+    let o3 = t195
+        + p.la * (c_q3 * (c_q4 * t152 - s_q4 * t155) + s_q3 * (t71 * d.k8 - t147));
+    let o4 = t213
+        - p.la
+            * (c_q3 * (t209 + t72 * d.k8)
+                - s_q3
+                    * (c_q4 * (2.0 * t26 * t165 + c_q9 * t211 + t125 * t150 - t155)
+                        - s_q4 * (t152 + t118 * d.k8 + t212)));
+    let o9 = t220
+        - p.la
+            * (c_q3 * t217
+                - s_q3 * (c_q4 * (t129 * t150 - c_q9 * t218 - t154) - s_q4 * t219));
+    let o10 = t228
+        - p.la
+            * (c_q3 * t225 - s_q3 * (c_q4 * (c_q9 * t226 + t132 * t150) - s_q4 * t227));
+    let vo12 = pair(s_q1, s_q2) * pair(d.k10, d.k10) + pair(0.5, 0.5) * vt229;
+    let (o12, o24) = pair_lanes(vo12);
+    let vo16 = pair(p.la, p.la)
+        * (pair(0.5, 0.5) * pair(s_q5, s_q7) * (pair(2.0, 2.0) * vt40 - vt36)
+            * pair(d.k13, d.k13)
+            - pair(0.5, 0.5) * pair(c_q5, c_q7) * (vt74 * vt158 + vt75 * vt159))
+        - pair(0.5, 0.5) * vt230;
+    let (o16, o29) = pair_lanes(vo16);
+    let vo17 = vt231
+        - pair(p.la, p.la)
+            * (pair(0.5, 0.5) * (vt35 + pair(2.0, 2.0) * vt38) * vt177
+                - pair(0.5, 0.5) * pair(s_q5, s_q7)
+                    * (pair(2.0, 2.0) * vt37 * vt171 - vt75 * vt158
+                        - vt159 * (vt73 - vt74 - vt39 * vt39)));
+    let (o17, o30) = pair_lanes(vo17);
+    let o44 = -t107 * t167 - t235;
+    let o47 = t17 * t167 - t236;
+    let o48 = t26 * t144 + p.lb * t212 + t239 - t24 * t164 - t22 * d.k8;
+    let o53 = p.lb * t219 + t240;
+    let o54 = p.lb * t227 + t241;
+    let vo56 = pair(0.5, 0.5) * vt229;
+    let (o56, o79) = pair_lanes(vo56);
+    let vo60 = pair(-0.5, -0.5) * vt230;
+    let (o60, o84) = pair_lanes(vo60);
+    let vo67 = pair(-0.5, -0.5)
+        * ((pair(s_q5, s_q7) * vt9 - pair(c_q5, c_q7) * vt10) * vt159);
+    let (o67, o90) = pair_lanes(vo67);
+    let vo71 = pair(0.5, 0.5) * (vt32 * vt159);
+    let (o71, o95) = pair_lanes(vo71);
+    let vo72 = vt39 * vt176 - pair(0.5, 0.5) * vt230 - vt37 * vt175;
+    let (o72, o96) = pair_lanes(vo72);
+    let o99 = -t235;
+    let o102 = -t236;
+    let o110 = t110 * d.k7;
+    let o113 = t112 * d.k7;
+    let o121 = t255 - t254;
+    let o124 = t259 - t254;
+    let o125 = t274
+        - p.la
+            * (c_q3 * (2.0 * t26 * d.k8 + t268)
+                - s_q3 * (c_q4 * (t271 - 2.0 * qd[4] * d.k8) - t273));
+    let o130 = t276 - p.la * (c_q3 * t268 - s_q3 * (c_q4 * t271 - t273));
+    let o131 = t282
+        - p.la
+            * (-2.0 * c_q3 * t62 * t145
+                - s_q3 * (c_q4 * (2.0 * c_q9 * t280 + t106 * t150) - s_q4 * t281));
+    let vo133 = vt173 - vt172;
+    let (o133, o145) = pair_lanes(vo133);
+    let vo137 = vt174 - vt172;
+    let (o137, o150) = pair_lanes(vo137);
+    let vo138 = vt178
+        - pair(p.la, p.la)
+            * (vt39 * vt177 + pair(s_q5, s_q7) * pair(qd[6], qd[8]) * vt158);
+    let (o138, o151) = pair_lanes(vo138);
+    let o165 = 2.0 * t91 * t166 + t283 + t285;
+    let o168 = t283 + t286;
+    let o169 = t288 + t289;
+    let o174 = t288 + t290;
+    let o175 = p.lb * t281 + t291;
+    let vo188 = pair(c_q5, c_q7) * pair(s_q6, s_q8) * vt169 - pair(2.0, 2.0) * vt190;
+    let (o188, o211) = pair_lanes(vo188);
+    let vo192 = pair(-2.0, -2.0) * vt190;
+    let (o192, o216) = pair_lanes(vo192);
     (
         [
-            [
-                s_q0 * d.k1 + t194,
-                0.0,
-                0.0,
-                t195
-                    + p.la
-                        * (c_q3 * (c_q4 * t152 - s_q4 * t155)
-                            + s_q3 * (t71 * d.k8 - t147)),
-                t213
-                    - p.la
-                        * (c_q3 * (t209 + t72 * d.k8)
-                            - s_q3
-                                * (c_q4
-                                    * (2.0 * t26 * t165 + c_q9 * t211 + t125 * t150 - t155)
-                                    - s_q4 * (t152 + t118 * d.k8 + t212))),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                t220
-                    - p.la
-                        * (c_q3 * t217
-                            - s_q3
-                                * (c_q4 * (t129 * t150 - c_q9 * t218 - t154)
-                                    - s_q4 * t219)),
-                t228
-                    - p.la
-                        * (c_q3 * t225
-                            - s_q3 * (c_q4 * (c_q9 * t226 + t132 * t150) - s_q4 * t227)),
-            ],
-            [
-                0.0,
-                s_q1 * d.k10 + 0.5 * t229,
-                0.0,
-                0.0,
-                0.0,
-                p.la
-                    * (0.5 * s_q5 * (2.0 * t40 - t36) * d.k13
-                        - 0.5 * c_q5 * (t74 * t158 + t75 * t159)) - 0.5 * t230,
-                t231
-                    - p.la
-                        * (0.5 * (t35 + 2.0 * t38) * t177
-                            - 0.5 * s_q5
-                                * (2.0 * t37 * t171 - t75 * t158
-                                    - t159 * (t73 - t74 - t39 * t39))),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                0.0,
-                0.0,
-                s_q2 * d.k10 + 0.5 * t232,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                p.la
-                    * (0.5 * s_q7 * (2.0 * t51 - t47) * d.k13
-                        - 0.5 * c_q7 * (t77 * t162 + t78 * t163)) - 0.5 * t233,
-                t234
-                    - p.la
-                        * (0.5 * (t46 + 2.0 * t49) * t188
-                            - 0.5 * s_q7
-                                * (2.0 * t48 * t182 - t78 * t162
-                                    - t163 * (t76 - t77 - t50 * t50))),
-                0.0,
-                0.0,
-            ],
+            [o0, 0.0, 0.0, o3, o4, 0.0, 0.0, 0.0, 0.0, o9, o10],
+            [0.0, o12, 0.0, 0.0, 0.0, o16, o17, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, o24, 0.0, 0.0, 0.0, 0.0, o29, o30, 0.0, 0.0],
             [t194, 0.0, 0.0, t195, t213, 0.0, 0.0, 0.0, 0.0, t220, t228],
-            [
-                -t107 * t167 - t235,
-                0.0,
-                0.0,
-                t17 * t167 - t236,
-                t26 * t144 + p.lb * t212 + t239 - t24 * t164 - t22 * d.k8,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                p.lb * t219 + t240,
-                p.lb * t227 + t241,
-            ],
-            [0.0, 0.5 * t229, 0.0, 0.0, 0.0, -0.5 * t230, t231, 0.0, 0.0, 0.0, 0.0],
-            [
-                0.0,
-                -0.5 * ((s_q5 * t9 - c_q5 * t10) * t159),
-                0.0,
-                0.0,
-                0.0,
-                0.5 * (t32 * t159),
-                t39 * t176 - 0.5 * t230 - t37 * t175,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [0.0, 0.0, 0.5 * t232, 0.0, 0.0, 0.0, 0.0, -0.5 * t233, t234, 0.0, 0.0],
-            [
-                0.0,
-                0.0,
-                -0.5 * ((s_q7 * t11 - c_q7 * t12) * t163),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.5 * (t43 * t163),
-                t50 * t187 - 0.5 * t233 - t48 * t186,
-                0.0,
-                0.0,
-            ],
-            [-t235, 0.0, 0.0, -t236, t239, 0.0, 0.0, 0.0, 0.0, t240, t241],
-            [t110 * d.k7, 0.0, 0.0, t112 * d.k7, t207, 0.0, 0.0, 0.0, 0.0, t216, t224],
+            [o44, 0.0, 0.0, o47, o48, 0.0, 0.0, 0.0, 0.0, o53, o54],
+            [0.0, o56, 0.0, 0.0, 0.0, o60, t231, 0.0, 0.0, 0.0, 0.0],
+            [0.0, o67, 0.0, 0.0, 0.0, o71, o72, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, o79, 0.0, 0.0, 0.0, 0.0, o84, t234, 0.0, 0.0],
+            [0.0, 0.0, o90, 0.0, 0.0, 0.0, 0.0, o95, o96, 0.0, 0.0],
+            [o99, 0.0, 0.0, o102, t239, 0.0, 0.0, 0.0, 0.0, t240, t241],
+            [o110, 0.0, 0.0, o113, t207, 0.0, 0.0, 0.0, 0.0, t216, t224],
         ],
         [
-            [
-                t255 - t254,
-                0.0,
-                0.0,
-                t259 - t254,
-                t274
-                    - p.la
-                        * (c_q3 * (2.0 * t26 * d.k8 + t268)
-                            - s_q3 * (c_q4 * (t271 - 2.0 * qd[4] * d.k8) - t273)),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                t276 - p.la * (c_q3 * t268 - s_q3 * (c_q4 * t271 - t273)),
-                t282
-                    - p.la
-                        * (-2.0 * c_q3 * t62 * t145
-                            - s_q3
-                                * (c_q4 * (2.0 * c_q9 * t280 + t106 * t150) - s_q4 * t281)),
-            ],
-            [
-                0.0,
-                t173 - t172,
-                0.0,
-                0.0,
-                0.0,
-                t174 - t172,
-                t178 - p.la * (t39 * t177 + s_q5 * qd[6] * t158),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
-                0.0,
-                0.0,
-                t184 - t183,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                t185 - t183,
-                t189 - p.la * (t50 * t188 + s_q7 * qd[8] * t162),
-                0.0,
-                0.0,
-            ],
+            [o121, 0.0, 0.0, o124, o125, 0.0, 0.0, 0.0, 0.0, o130, o131],
+            [0.0, o133, 0.0, 0.0, 0.0, o137, o138, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, o145, 0.0, 0.0, 0.0, 0.0, o150, o151, 0.0, 0.0],
             [t255, 0.0, 0.0, t259, t274, 0.0, 0.0, 0.0, 0.0, t276, t282],
-            [
-                2.0 * t91 * t166 + t283 + t285,
-                0.0,
-                0.0,
-                t283 + t286,
-                t288 + t289,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                t288 + t290,
-                p.lb * t281 + t291,
-            ],
+            [o165, 0.0, 0.0, o168, o169, 0.0, 0.0, 0.0, 0.0, o174, o175],
             [0.0, t173, 0.0, 0.0, 0.0, t174, t178, 0.0, 0.0, 0.0, 0.0],
-            [
-                0.0,
-                c_q5 * s_q6 * t169 - 2.0 * t190,
-                0.0,
-                0.0,
-                0.0,
-                -2.0 * t190,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
+            [0.0, o188, 0.0, 0.0, 0.0, o192, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, t184, 0.0, 0.0, 0.0, 0.0, t185, t189, 0.0, 0.0],
-            [
-                0.0,
-                0.0,
-                c_q7 * s_q8 * t180 - 2.0 * t191,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                -2.0 * t191,
-                0.0,
-                0.0,
-                0.0,
-            ],
+            [0.0, 0.0, o211, 0.0, 0.0, 0.0, 0.0, o216, 0.0, 0.0, 0.0],
             [t285, 0.0, 0.0, t286, t289, 0.0, 0.0, 0.0, 0.0, t290, t291],
             [t248, 0.0, 0.0, t258, t266, 0.0, 0.0, 0.0, 0.0, t265, 0.0],
         ],

@@ -1153,92 +1153,88 @@ pub fn forward_dynamics_derivatives_with(
         q[2],
         q[3],
     );
-    let t0 = s_q0 * s_q1;
-    let t1 = s_q2 * s_q3;
-    let t2 = qd[0] + qd[1];
-    let t3 = qd[2] + qd[3];
-    let t4 = 0.006 * c_q1 + 0.006;
-    let t5 = 0.006 * c_q3 + 0.006;
-    let t6 = s_q3 * t3;
-    let t7 = s_q1 * t2;
-    let t8 = s_q1 * qd[0];
-    let t9 = s_q3 * qd[2];
-    let t10 = qd[0] * t8;
-    let t11 = qd[2] * t9;
-    let t12 = c_q3 * c_q3;
-    let t13 = c_q1 * c_q1;
-    let t14 = 9.81 * c_q0
-        + 0.2
-            * ((tau[0] + 0.2 * (0.03 * t2 * t7 + c_q1 * (0.03 * t10 - 5.0 * tau[1]))
-                - tau[1] - 0.2943 * c_q1 * t0 - 9.81 * c_q0 * (0.07 - 0.03 * t13))
-                / (0.012 - 0.006 * t13));
-    let t15 = 9.81 * c_q2
-        + 0.2
-            * ((tau[2] + 0.2 * (0.03 * t3 * t6 + c_q3 * (0.03 * t11 - 5.0 * tau[3]))
-                - tau[3] - 0.2943 * c_q3 * t1 - 9.81 * c_q2 * (0.07 - 0.03 * t12))
-                / (0.012 - 0.006 * t12));
-    let t16 = -9.81 * (c_q0 * s_q1 + s_q0 * c_q1);
-    let t17 = -9.81 * (c_q2 * s_q3 + s_q2 * c_q3);
-    let t18 = 0.012 * c_q3 + 0.018 - 166.66666666666666 * t5 * t5;
-    let inv0 = 1.0 / t18;
-    let t19 = 0.012 * c_q1 + 0.018 - 166.66666666666666 * t4 * t4;
-    let inv1 = 1.0 / t19;
-    let t20 = -166.66666666666666 * (t5 * inv0);
-    let t21 = -166.66666666666666 * (t4 * inv1);
-    let t22 = c_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]) + s_q1 * t14;
-    let t23 = c_q3 * (9.81 * s_q2 - 0.2 * qd[2] * qd[2]) + s_q3 * t15;
-    let t24 = 0.6867 * s_q0 + t16 * (5.0 * t4 - 0.03);
-    let t25 = 0.006
-        * (c_q1 * t2 * t2
-            + 166.66666666666666 * s_q1
-                * (tau[1] - 0.03 * (0.2 * t10 + c_q1 * t14 - 9.81 * t0)))
-        - t22 * (5.0 * t4 - 0.03);
-    let t26 = 0.6867 * s_q2 + t17 * (5.0 * t5 - 0.03);
-    let t27 = 0.006
-        * (c_q3 * t3 * t3
-            + 166.66666666666666 * s_q3
-                * (tau[3] - 0.03 * (0.2 * t11 + c_q3 * t15 - 9.81 * t1)))
-        - t23 * (5.0 * t5 - 0.03);
-    let t28 = 0.012 * (t7 - t8) + 2.0 * t4 * t8;
-    let t29 = 0.012 * (t6 - t9) + 2.0 * t5 * t9;
+    let vt0 = pair(s_q0, s_q2) * pair(s_q1, s_q3);
+    let vt2 = pair(qd[0], qd[2]) + pair(qd[1], qd[3]);
+    let vt4 = pair(0.006, 0.006) * pair(c_q1, c_q3) + pair(0.006, 0.006);
+    let vt7 = pair(s_q1, s_q3) * vt2;
+    let vt8 = pair(s_q1, s_q3) * pair(qd[0], qd[2]);
+    let vt10 = pair(qd[0], qd[2]) * vt8;
+    let vt13 = pair(c_q1, c_q3) * pair(c_q1, c_q3);
+    let vt14 = pair(9.81, 9.81) * pair(c_q0, c_q2)
+        + pair(0.2, 0.2)
+            * ((pair(tau[0], tau[2])
+                + pair(0.2, 0.2)
+                    * (pair(0.03, 0.03) * vt2 * vt7
+                        + pair(c_q1, c_q3)
+                            * (pair(0.03, 0.03) * vt10
+                                - pair(5.0, 5.0) * pair(tau[1], tau[3])))
+                - pair(tau[1], tau[3]) - pair(0.2943, 0.2943) * pair(c_q1, c_q3) * vt0
+                - pair(9.81, 9.81) * pair(c_q0, c_q2)
+                    * (pair(0.07, 0.07) - pair(0.03, 0.03) * vt13))
+                / (pair(0.012, 0.012) - pair(0.006, 0.006) * vt13));
+    let vt16 = pair(-9.81, -9.81)
+        * (pair(c_q0, c_q2) * pair(s_q1, s_q3) + pair(s_q0, s_q2) * pair(c_q1, c_q3));
+    let vt19 = pair(0.012, 0.012) * pair(c_q1, c_q3) + pair(0.018, 0.018)
+        - pair(166.66666666666666, 166.66666666666666) * vt4 * vt4;
+    let vinv1 = pair(1.0, 1.0) / vt19;
+    let (inv1, inv0) = pair_lanes(vinv1);
+    let vt21 = pair(-166.66666666666666, -166.66666666666666) * (vt4 * vinv1);
+    let (t21, t20) = pair_lanes(vt21);
+    let vt22 = pair(c_q1, c_q3)
+        * (pair(9.81, 9.81) * pair(s_q0, s_q2)
+            - pair(0.2, 0.2) * pair(qd[0], qd[2]) * pair(qd[0], qd[2]))
+        + pair(s_q1, s_q3) * vt14;
+    let vt24 = pair(0.6867, 0.6867) * pair(s_q0, s_q2)
+        + vt16 * (pair(5.0, 5.0) * vt4 - pair(0.03, 0.03));
+    let vt25 = pair(0.006, 0.006)
+        * (pair(c_q1, c_q3) * vt2 * vt2
+            + pair(166.66666666666666, 166.66666666666666) * pair(s_q1, s_q3)
+                * (pair(tau[1], tau[3])
+                    - pair(0.03, 0.03)
+                        * (pair(0.2, 0.2) * vt10 + pair(c_q1, c_q3) * vt14
+                            - pair(9.81, 9.81) * vt0)))
+        - vt22 * (pair(5.0, 5.0) * vt4 - pair(0.03, 0.03));
+    let vt28 = pair(0.012, 0.012) * (vt7 - vt8) + pair(2.0, 2.0) * vt4 * vt8;
+    let vo0 = vinv1 * vt24;
+    let (o0, o10) = pair_lanes(vo0);
+    let vo1 = vinv1 * vt25;
+    let (o1, o11) = pair_lanes(vo1);
+    let vo4 = pair(-5.0, -5.0) * vt16
+        - pair(166.66666666666666, 166.66666666666666) * vt4 * vinv1 * vt24;
+    let (o4, o14) = pair_lanes(vo4);
+    let vo5 = pair(5.0, 5.0) * vt22
+        - pair(166.66666666666666, 166.66666666666666) * vt4 * vinv1 * vt25;
+    let (o5, o15) = pair_lanes(vo5);
+    let vo16 = vinv1 * vt28;
+    let (o16, o26) = pair_lanes(vo16);
+    let vo17 = pair(0.012, 0.012) * (vt7 * vinv1);
+    let (o17, o27) = pair_lanes(vo17);
+    let vo20 = pair(-2.0, -2.0) * vt8
+        - pair(166.66666666666666, 166.66666666666666) * vt4 * vinv1 * vt28;
+    let (o20, o30) = pair_lanes(vo20);
+    let vo21 = pair(-2.0, -2.0) * (vt4 * vt7 * vinv1);
+    let (o21, o31) = pair_lanes(vo21);
+    let vo37 = pair(27777.777777777777, 27777.777777777777) * vt4 * vt4 * vinv1
+        + pair(166.66666666666666, 166.66666666666666);
+    let (o37, o47) = pair_lanes(vo37);
     (
         [
-            [inv1 * t24, inv1 * t25, 0.0, 0.0],
-            [
-                -5.0 * t16 - 166.66666666666666 * t4 * inv1 * t24,
-                5.0 * t22 - 166.66666666666666 * t4 * inv1 * t25,
-                0.0,
-                0.0,
-            ],
-            [0.0, 0.0, inv0 * t26, inv0 * t27],
-            [
-                0.0,
-                0.0,
-                -5.0 * t17 - 166.66666666666666 * t5 * inv0 * t26,
-                5.0 * t23 - 166.66666666666666 * t5 * inv0 * t27,
-            ],
+            [o0, o1, 0.0, 0.0],
+            [o4, o5, 0.0, 0.0],
+            [0.0, 0.0, o10, o11],
+            [0.0, 0.0, o14, o15],
         ],
         [
-            [inv1 * t28, 0.012 * (t7 * inv1), 0.0, 0.0],
-            [
-                -2.0 * t8 - 166.66666666666666 * t4 * inv1 * t28,
-                -2.0 * (t4 * t7 * inv1),
-                0.0,
-                0.0,
-            ],
-            [0.0, 0.0, inv0 * t29, 0.012 * (t6 * inv0)],
-            [
-                0.0,
-                0.0,
-                -2.0 * t9 - 166.66666666666666 * t5 * inv0 * t29,
-                -2.0 * (t5 * t6 * inv0),
-            ],
+            [o16, o17, 0.0, 0.0],
+            [o20, o21, 0.0, 0.0],
+            [0.0, 0.0, o26, o27],
+            [0.0, 0.0, o30, o31],
         ],
         [
             [inv1, t21, 0.0, 0.0],
-            [t21, 27777.777777777777 * t4 * t4 * inv1 + 166.66666666666666, 0.0, 0.0],
+            [t21, o37, 0.0, 0.0],
             [0.0, 0.0, inv0, t20],
-            [0.0, 0.0, t20, 27777.777777777777 * t5 * t5 * inv0 + 166.66666666666666],
+            [0.0, 0.0, t20, o47],
         ],
     )
 }
@@ -2958,4 +2954,164 @@ fn sin(x: Real) -> Real {
 #[inline(always)]
 fn cos(x: Real) -> Real {
     libm::Libm::<Real>::cos(x)
+}
+
+/// Two values of the module's `Real`, one per branch, in the two lanes of
+/// an SSE2 register (x86-64's baseline).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Pair(core::arch::x86_64::__m128d);
+
+/// Two values of the module's `Real`, one per branch (this target has no
+/// vector registers the module uses).
+#[cfg(not(target_arch = "x86_64"))]
+#[derive(Clone, Copy)]
+struct Pair([Real; 2]);
+
+/// The pair of `a` (first lane) and `b` (second lane); `pair(x, x)` for a
+/// value both branches share.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::useless_conversion)]
+#[inline(always)]
+fn pair(a: Real, b: Real) -> Pair {
+    // SAFETY: SSE2 is part of every x86-64 target; the intrinsic touches
+    // no memory.
+    unsafe { Pair(core::arch::x86_64::_mm_set_pd(f64::from(b), f64::from(a))) }
+}
+
+/// The pair of `a` (first lane) and `b` (second lane); `pair(x, x)` for a
+/// value both branches share.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn pair(a: Real, b: Real) -> Pair {
+    Pair([a, b])
+}
+
+/// The two lanes of `p`: the first branch's value, then the second's.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::unnecessary_cast)]
+#[inline(always)]
+fn pair_lanes(p: Pair) -> (Real, Real) {
+    use core::arch::x86_64::*;
+    // SAFETY: SSE2 is part of every x86-64 target; the intrinsics touch no
+    // memory.
+    unsafe {
+        (
+            _mm_cvtsd_f64(p.0) as Real,
+            _mm_cvtsd_f64(_mm_unpackhi_pd(p.0, p.0)) as Real,
+        )
+    }
+}
+
+/// The two lanes of `p`: the first branch's value, then the second's.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn pair_lanes(p: Pair) -> (Real, Real) {
+    (p.0[0], p.0[1])
+}
+
+/// Lane by lane `a + b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Add for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn add(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_add_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a + b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Add for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn add(self, other: Pair) -> Pair {
+        Pair([self.0[0] + other.0[0], self.0[1] + other.0[1]])
+    }
+}
+
+/// Lane by lane `a − b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Sub for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn sub(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_sub_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a − b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Sub for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn sub(self, other: Pair) -> Pair {
+        Pair([self.0[0] - other.0[0], self.0[1] - other.0[1]])
+    }
+}
+
+/// Lane by lane `a · b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Mul for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn mul(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_mul_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a · b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Mul for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn mul(self, other: Pair) -> Pair {
+        Pair([self.0[0] * other.0[0], self.0[1] * other.0[1]])
+    }
+}
+
+/// Lane by lane `a / b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Div for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn div(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_div_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a / b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Div for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn div(self, other: Pair) -> Pair {
+        Pair([self.0[0] / other.0[0], self.0[1] / other.0[1]])
+    }
+}
+
+/// Lane by lane `−a`: the sign bits flipped, as a scalar negation does.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Neg for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn neg(self) -> Pair {
+        use core::arch::x86_64::*;
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(_mm_xor_pd(self.0, _mm_set1_pd(-0.0))) }
+    }
+}
+
+/// Lane by lane `−a`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Neg for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn neg(self) -> Pair {
+        Pair([-self.0[0], -self.0[1]])
+    }
 }

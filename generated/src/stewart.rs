@@ -2156,30 +2156,18 @@ fn joint_space_with_body(
     let t29 = qd[3] + t26;
     let t30 = qd[4] + t27;
     let t31 = qd[5] + t28;
-    let t32 = c_q7 * s_q8;
-    let t33 = c_q7 * c_q8;
-    let t34 = qd[6] * s_q8;
-    let t35 = qd[6] * c_q8;
-    let t36 = t34 * t35;
-    let t37 = qd[7] * t34;
-    let t38 = c_q10 * s_q11;
-    let t39 = c_q10 * c_q11;
-    let t40 = qd[9] * s_q11;
-    let t41 = qd[9] * c_q11;
-    let t42 = t40 * t41;
-    let t43 = qd[10] * t40;
-    let t44 = c_q13 * s_q14;
-    let t45 = c_q13 * c_q14;
-    let t46 = qd[12] * s_q14;
-    let t47 = qd[12] * c_q14;
-    let t48 = t46 * t47;
-    let t49 = qd[13] * t46;
-    let t50 = c_q16 * s_q17;
-    let t51 = c_q16 * c_q17;
-    let t52 = qd[15] * s_q17;
-    let t53 = qd[15] * c_q17;
-    let t54 = t52 * t53;
-    let t55 = qd[16] * t52;
+    let vt32 = pair(c_q7, c_q10) * pair(s_q8, s_q11);
+    let vt33 = pair(c_q7, c_q10) * pair(c_q8, c_q11);
+    let vt34 = pair(qd[6], qd[9]) * pair(s_q8, s_q11);
+    let vt35 = pair(qd[6], qd[9]) * pair(c_q8, c_q11);
+    let vt36 = vt34 * vt35;
+    let vt37 = pair(qd[7], qd[10]) * vt34;
+    let vt44 = pair(c_q13, c_q16) * pair(s_q14, s_q17);
+    let vt45 = pair(c_q13, c_q16) * pair(c_q14, c_q17);
+    let vt46 = pair(qd[12], qd[15]) * pair(s_q14, s_q17);
+    let vt47 = pair(qd[12], qd[15]) * pair(c_q14, c_q17);
+    let vt48 = vt46 * vt47;
+    let vt49 = pair(qd[13], qd[16]) * vt46;
     let t56 = c_q19 * s_q20;
     let t57 = c_q19 * c_q20;
     let t58 = qd[18] * s_q20;
@@ -2193,14 +2181,16 @@ fn joint_space_with_body(
     let t66 = qd[3] * t28 + t16 * t62 - qd[5] * t26 - t10 * t25;
     let t67 = qd[4] * t26 + t17 * t62 - qd[3] * t27 - t11 * t25;
     let t68 = t14 * t18 + t17 * t21 - t11 * t20;
-    let t69 = p.g * s_q7 + 2.0 * (q[9] * t37 - qd[8] * t35);
-    let t70 = q[9] * t36 + 2.0 * qd[7] * qd[8] - p.g * t32;
-    let t71 = p.g * s_q10 + 2.0 * (q[12] * t43 - qd[11] * t41);
-    let t72 = q[12] * t42 + 2.0 * qd[10] * qd[11] - p.g * t38;
-    let t73 = p.g * s_q13 + 2.0 * (q[15] * t49 - qd[14] * t47);
-    let t74 = q[15] * t48 + 2.0 * qd[13] * qd[14] - p.g * t44;
-    let t75 = p.g * s_q16 + 2.0 * (q[18] * t55 - qd[17] * t53);
-    let t76 = q[18] * t54 + 2.0 * qd[16] * qd[17] - p.g * t50;
+    let vt69 = pair(p.g, p.g) * pair(s_q7, s_q10)
+        + pair(2.0, 2.0) * (pair(q[9], q[12]) * vt37 - pair(qd[8], qd[11]) * vt35);
+    let vt70 = pair(q[9], q[12]) * vt36
+        + pair(2.0, 2.0) * pair(qd[7], qd[10]) * pair(qd[8], qd[11])
+        - pair(p.g, p.g) * vt32;
+    let vt73 = pair(p.g, p.g) * pair(s_q13, s_q16)
+        + pair(2.0, 2.0) * (pair(q[15], q[18]) * vt49 - pair(qd[14], qd[17]) * vt47);
+    let vt74 = pair(q[15], q[18]) * vt48
+        + pair(2.0, 2.0) * pair(qd[13], qd[16]) * pair(qd[14], qd[17])
+        - pair(p.g, p.g) * vt44;
     let t77 = p.g * s_q19 + 2.0 * (q[21] * t61 - qd[20] * t59);
     let t78 = q[21] * t60 + 2.0 * qd[19] * qd[20] - p.g * t56;
     let t79 = t23 * t23 + qd[1] * qd[1];
@@ -2209,10 +2199,8 @@ fn joint_space_with_body(
     let t82 = t29 * t30;
     let t83 = t29 * t31;
     let t84 = t30 * t31;
-    let t85 = t35 * t35 + qd[7] * qd[7];
-    let t86 = t41 * t41 + qd[10] * qd[10];
-    let t87 = t47 * t47 + qd[13] * qd[13];
-    let t88 = t53 * t53 + qd[16] * qd[16];
+    let vt85 = vt35 * vt35 + pair(qd[7], qd[10]) * pair(qd[7], qd[10]);
+    let vt87 = vt47 * vt47 + pair(qd[13], qd[16]) * pair(qd[13], qd[16]);
     let t89 = t59 * t59 + qd[19] * qd[19];
     let t90 = t11 * t64 + t14 * t65 + t17 * t80;
     let t91 = s_q0 * d.k1;
@@ -2220,18 +2208,12 @@ fn joint_space_with_body(
     let t93 = t29 * d.k4 + t30 * d.k5;
     let t94 = c_q0 * s_q1;
     let t95 = d.k1 * t94;
-    let t96 = qd[7] * t35;
-    let t97 = s_q7 * d.k1;
-    let t98 = t32 * d.k1;
-    let t99 = qd[10] * t41;
-    let t100 = s_q10 * d.k1;
-    let t101 = t38 * d.k1;
-    let t102 = qd[13] * t47;
-    let t103 = s_q13 * d.k1;
-    let t104 = t44 * d.k1;
-    let t105 = qd[16] * t53;
-    let t106 = s_q16 * d.k1;
-    let t107 = t50 * d.k1;
+    let vt96 = pair(qd[7], qd[10]) * vt35;
+    let vt97 = pair(s_q7, s_q10) * pair(d.k1, d.k1);
+    let vt98 = vt32 * pair(d.k1, d.k1);
+    let vt102 = pair(qd[13], qd[16]) * vt47;
+    let vt103 = pair(s_q13, s_q16) * pair(d.k1, d.k1);
+    let vt104 = vt44 * pair(d.k1, d.k1);
     let t108 = qd[19] * t59;
     let t109 = s_q19 * d.k1;
     let t110 = t56 * d.k1;
@@ -2262,14 +2244,14 @@ fn joint_space_with_body(
     let t134 = t17 * d.k8;
     let t135 = t17 * d.k9;
     let t136 = -t16 * d.k9 - t15 * d.k8;
-    let t137 = q[9] * (p.mr * q[9] - d.k3);
-    let t138 = d.k0 + t137;
-    let t139 = q[12] * (p.mr * q[12] - d.k3);
-    let t140 = d.k0 + t139;
-    let t141 = q[15] * (p.mr * q[15] - d.k3);
-    let t142 = d.k0 + t141;
-    let t143 = q[18] * (p.mr * q[18] - d.k3);
-    let t144 = d.k0 + t143;
+    let vt137 = pair(q[9], q[12])
+        * (pair(p.mr, p.mr) * pair(q[9], q[12]) - pair(d.k3, d.k3));
+    let vt138 = pair(d.k0, d.k0) + vt137;
+    let (t138, t140) = pair_lanes(vt138);
+    let vt141 = pair(q[15], q[18])
+        * (pair(p.mr, p.mr) * pair(q[15], q[18]) - pair(d.k3, d.k3));
+    let vt142 = pair(d.k0, d.k0) + vt141;
+    let (t142, t144) = pair_lanes(vt142);
     let t145 = q[21] * (p.mr * q[21] - d.k3);
     let t146 = d.k0 + t145;
     let t147 = t84 * d.k6 + t63 * d.k4 + t66 * d.k5 + t90 * d.k8 - t31 * t92;
@@ -2285,19 +2267,92 @@ fn joint_space_with_body(
     let t155 = -(t13 * t18 + t16 * t21 - t10 * t20) * d.k9
         - (t12 * t18 + t15 * t21 - t9 * t20) * d.k8;
     let t156 = q[2] * d.k13;
-    let t157 = q[9] * d.k14;
-    let t158 = q[12] * d.k14;
-    let t159 = q[15] * d.k14;
-    let t160 = q[18] * d.k14;
+    let vt157 = pair(q[9], q[12]) * pair(d.k14, d.k14);
+    let vt159 = pair(q[15], q[18]) * pair(d.k14, d.k14);
     let t161 = q[21] * d.k14;
+    let o0 = d.k0 + t118
+        + s_q1
+            * (s_q1 * (d.k2 + t15 * t114 + t16 * t115 + t17 * t116 - t118)
+                + 2.0 * c_q1 * (t9 * t114 + t10 * t115 + t17 * t113 + q[2] * t119));
+    let o22 = d.k0 + t117 + t12 * t121 + t13 * t122 + t14 * t129;
+    let vo132 = pair(s_q8, s_q11) * pair(s_q8, s_q11) * (pair(d.k2, d.k2) - vt137)
+        + vt138;
+    let (o132, o198) = pair_lanes(vo132);
+    let vo264 = pair(s_q14, s_q17) * pair(s_q14, s_q17) * (pair(d.k2, d.k2) - vt141)
+        + vt142;
+    let (o264, o330) = pair_lanes(vo264);
+    let o396 = s_q20 * s_q20 * (d.k2 - t145) + t146;
+    let o441 = c_q1
+        * (0.5 * (t65 * d.k3 - t91) + t9 * t147 + t10 * t148 + t11 * t149
+            + t25 * (d.k2 - d.k0)
+            - q[2] * (t65 * d.k10 + t12 * t150 + t14 * t152 - t13 * t151 - t25 * d.k3))
+        + s_q1 * (t15 * t147 + t16 * t148 + t17 * t149 + t62 * (d.k0 + d.k2));
+    let o442 = t12 * t147 + t13 * t148 + t14 * t149
+        + q[2] * (t64 * d.k10 + t9 * t150 + t11 * t152 - t10 * t151 - 0.5 * t24 * d.k3)
+        - 0.5 * (t95 + t64 * d.k3) - t24 * d.k2;
+    let o443 = t80 * d.k10 + t15 * t150 + t17 * t152 + 0.5 * t79 * d.k3 - t16 * t151;
+    let vo447 = pair(c_q8, c_q11)
+        * (pair(0.5, 0.5) * (vt69 * pair(d.k3, d.k3) - vt97)
+            + vt37 * (pair(d.k2, d.k2) - pair(d.k0, d.k0))
+            - pair(q[9], q[12]) * (pair(p.mr, p.mr) * vt69 - vt37 * pair(d.k3, d.k3)))
+        + pair(s_q8, s_q11) * vt96 * (pair(d.k0, d.k0) + pair(d.k2, d.k2));
+    let (o447, o450) = pair_lanes(vo447);
+    let vo448 = pair(q[9], q[12])
+        * (pair(p.mr, p.mr) * vt70 - pair(0.5, 0.5) * vt36 * pair(d.k3, d.k3))
+        - pair(0.5, 0.5) * (vt98 + vt70 * pair(d.k3, d.k3)) - vt36 * pair(d.k2, d.k2);
+    let (o448, o451) = pair_lanes(vo448);
+    let vo449 = pair(p.mr, p.mr) * (pair(p.g, p.g) * vt33 - pair(q[9], q[12]) * vt85)
+        + pair(0.5, 0.5) * vt85 * pair(d.k3, d.k3);
+    let (o449, o452) = pair_lanes(vo449);
+    let vo453 = pair(c_q14, c_q17)
+        * (pair(0.5, 0.5) * (vt73 * pair(d.k3, d.k3) - vt103)
+            + vt49 * (pair(d.k2, d.k2) - pair(d.k0, d.k0))
+            - pair(q[15], q[18]) * (pair(p.mr, p.mr) * vt73 - vt49 * pair(d.k3, d.k3)))
+        + pair(s_q14, s_q17) * vt102 * (pair(d.k0, d.k0) + pair(d.k2, d.k2));
+    let (o453, o456) = pair_lanes(vo453);
+    let vo454 = pair(q[15], q[18])
+        * (pair(p.mr, p.mr) * vt74 - pair(0.5, 0.5) * vt48 * pair(d.k3, d.k3))
+        - pair(0.5, 0.5) * (vt104 + vt74 * pair(d.k3, d.k3)) - vt48 * pair(d.k2, d.k2);
+    let (o454, o457) = pair_lanes(vo454);
+    let vo455 = pair(p.mr, p.mr) * (pair(p.g, p.g) * vt45 - pair(q[15], q[18]) * vt87)
+        + pair(0.5, 0.5) * vt87 * pair(d.k3, d.k3);
+    let (o455, o458) = pair_lanes(vo455);
+    let o459 = c_q20
+        * (0.5 * (t77 * d.k3 - t109) + t61 * (d.k2 - d.k0)
+            - q[21] * (p.mr * t77 - t61 * d.k3)) + s_q20 * t108 * (d.k0 + d.k2);
+    let o460 = q[21] * (p.mr * t78 - 0.5 * t60 * d.k3) - 0.5 * (t110 + t78 * d.k3)
+        - t60 * d.k2;
+    let o461 = p.mr * (p.g * t57 - q[21] * t89) + 0.5 * t89 * d.k3;
+    let o462 = s_q1 * (t15 * t153 + t16 * t154 + t17 * t155)
+        + c_q1
+            * (0.5 * (s_q0 * d.k12 - t91) + t9 * t153 + t10 * t154 + t11 * t155
+                - s_q0 * t156);
+    let o463 = 0.5 * (t94 * d.k12 - t95) + t12 * t153 + t13 * t154 + t14 * t155
+        - t94 * t156;
+    let o464 = c_q0 * c_q1 * d.k13;
+    let vo468 = pair(c_q8, c_q11)
+        * (pair(0.5, 0.5) * (pair(s_q7, s_q10) * pair(d.k12, d.k12) - vt97)
+            - pair(s_q7, s_q10) * vt157);
+    let (o468, o471) = pair_lanes(vo468);
+    let vo469 = pair(0.5, 0.5) * (vt32 * pair(d.k12, d.k12) - vt98) - vt32 * vt157;
+    let (o469, o472) = pair_lanes(vo469);
+    let vo470 = vt33 * pair(d.k14, d.k14);
+    let (o470, o473) = pair_lanes(vo470);
+    let vo474 = pair(c_q14, c_q17)
+        * (pair(0.5, 0.5) * (pair(s_q13, s_q16) * pair(d.k12, d.k12) - vt103)
+            - pair(s_q13, s_q16) * vt159);
+    let (o474, o477) = pair_lanes(vo474);
+    let vo475 = pair(0.5, 0.5) * (vt44 * pair(d.k12, d.k12) - vt104) - vt44 * vt159;
+    let (o475, o478) = pair_lanes(vo475);
+    let vo476 = vt45 * pair(d.k14, d.k14);
+    let (o476, o479) = pair_lanes(vo476);
+    let o480 = c_q20 * (0.5 * (s_q19 * d.k12 - t109) - s_q19 * t161);
+    let o481 = 0.5 * (t56 * d.k12 - t110) - t56 * t161;
+    let o482 = t57 * d.k14;
     JointSpace {
         mass_matrix: [
             [
-                d.k0 + t118
-                    + s_q1
-                        * (s_q1 * (d.k2 + t15 * t114 + t16 * t115 + t17 * t116 - t118)
-                            + 2.0 * c_q1
-                                * (t9 * t114 + t10 * t115 + t17 * t113 + q[2] * t119)),
+                o0,
                 t123,
                 t124,
                 t126,
@@ -2321,7 +2376,7 @@ fn joint_space_with_body(
             ],
             [
                 t123,
-                d.k0 + t117 + t12 * t121 + t13 * t122 + t14 * t129,
+                o22,
                 t119,
                 t131,
                 t132,
@@ -2441,7 +2496,7 @@ fn joint_space_with_body(
                 0.0,
                 0.0,
                 0.0,
-                s_q8 * s_q8 * (d.k2 - t137) + t138,
+                o132,
                 0.0,
                 0.0,
                 0.0,
@@ -2513,7 +2568,7 @@ fn joint_space_with_body(
                 0.0,
                 0.0,
                 0.0,
-                s_q11 * s_q11 * (d.k2 - t139) + t140,
+                o198,
                 0.0,
                 0.0,
                 0.0,
@@ -2585,7 +2640,7 @@ fn joint_space_with_body(
                 0.0,
                 0.0,
                 0.0,
-                s_q14 * s_q14 * (d.k2 - t141) + t142,
+                o264,
                 0.0,
                 0.0,
                 0.0,
@@ -2657,7 +2712,7 @@ fn joint_space_with_body(
                 0.0,
                 0.0,
                 0.0,
-                s_q17 * s_q17 * (d.k2 - t143) + t144,
+                o330,
                 0.0,
                 0.0,
                 0.0,
@@ -2729,7 +2784,7 @@ fn joint_space_with_body(
                 0.0,
                 0.0,
                 0.0,
-                s_q20 * s_q20 * (d.k2 - t145) + t146,
+                o396,
                 0.0,
                 0.0,
             ],
@@ -2781,78 +2836,50 @@ fn joint_space_with_body(
             ],
         ],
         bias: [
-            c_q1
-                * (0.5 * (t65 * d.k3 - t91) + t9 * t147 + t10 * t148 + t11 * t149
-                    + t25 * (d.k2 - d.k0)
-                    - q[2]
-                        * (t65 * d.k10 + t12 * t150 + t14 * t152 - t13 * t151
-                            - t25 * d.k3))
-                + s_q1 * (t15 * t147 + t16 * t148 + t17 * t149 + t62 * (d.k0 + d.k2)),
-            t12 * t147 + t13 * t148 + t14 * t149
-                + q[2]
-                    * (t64 * d.k10 + t9 * t150 + t11 * t152 - t10 * t151
-                        - 0.5 * t24 * d.k3) - 0.5 * (t95 + t64 * d.k3) - t24 * d.k2,
-            t80 * d.k10 + t15 * t150 + t17 * t152 + 0.5 * t79 * d.k3 - t16 * t151,
+            o441,
+            o442,
+            o443,
             t147,
             t148,
             t149,
-            c_q8
-                * (0.5 * (t69 * d.k3 - t97) + t37 * (d.k2 - d.k0)
-                    - q[9] * (p.mr * t69 - t37 * d.k3)) + s_q8 * t96 * (d.k0 + d.k2),
-            q[9] * (p.mr * t70 - 0.5 * t36 * d.k3) - 0.5 * (t98 + t70 * d.k3)
-                - t36 * d.k2,
-            p.mr * (p.g * t33 - q[9] * t85) + 0.5 * t85 * d.k3,
-            c_q11
-                * (0.5 * (t71 * d.k3 - t100) + t43 * (d.k2 - d.k0)
-                    - q[12] * (p.mr * t71 - t43 * d.k3)) + s_q11 * t99 * (d.k0 + d.k2),
-            q[12] * (p.mr * t72 - 0.5 * t42 * d.k3) - 0.5 * (t101 + t72 * d.k3)
-                - t42 * d.k2,
-            p.mr * (p.g * t39 - q[12] * t86) + 0.5 * t86 * d.k3,
-            c_q14
-                * (0.5 * (t73 * d.k3 - t103) + t49 * (d.k2 - d.k0)
-                    - q[15] * (p.mr * t73 - t49 * d.k3)) + s_q14 * t102 * (d.k0 + d.k2),
-            q[15] * (p.mr * t74 - 0.5 * t48 * d.k3) - 0.5 * (t104 + t74 * d.k3)
-                - t48 * d.k2,
-            p.mr * (p.g * t45 - q[15] * t87) + 0.5 * t87 * d.k3,
-            c_q17
-                * (0.5 * (t75 * d.k3 - t106) + t55 * (d.k2 - d.k0)
-                    - q[18] * (p.mr * t75 - t55 * d.k3)) + s_q17 * t105 * (d.k0 + d.k2),
-            q[18] * (p.mr * t76 - 0.5 * t54 * d.k3) - 0.5 * (t107 + t76 * d.k3)
-                - t54 * d.k2,
-            p.mr * (p.g * t51 - q[18] * t88) + 0.5 * t88 * d.k3,
-            c_q20
-                * (0.5 * (t77 * d.k3 - t109) + t61 * (d.k2 - d.k0)
-                    - q[21] * (p.mr * t77 - t61 * d.k3)) + s_q20 * t108 * (d.k0 + d.k2),
-            q[21] * (p.mr * t78 - 0.5 * t60 * d.k3) - 0.5 * (t110 + t78 * d.k3)
-                - t60 * d.k2,
-            p.mr * (p.g * t57 - q[21] * t89) + 0.5 * t89 * d.k3,
+            o447,
+            o448,
+            o449,
+            o450,
+            o451,
+            o452,
+            o453,
+            o454,
+            o455,
+            o456,
+            o457,
+            o458,
+            o459,
+            o460,
+            o461,
         ],
         gravity: [
-            s_q1 * (t15 * t153 + t16 * t154 + t17 * t155)
-                + c_q1
-                    * (0.5 * (s_q0 * d.k12 - t91) + t9 * t153 + t10 * t154 + t11 * t155
-                        - s_q0 * t156),
-            0.5 * (t94 * d.k12 - t95) + t12 * t153 + t13 * t154 + t14 * t155
-                - t94 * t156,
-            c_q0 * c_q1 * d.k13,
+            o462,
+            o463,
+            o464,
             t153,
             t154,
             t155,
-            c_q8 * (0.5 * (s_q7 * d.k12 - t97) - s_q7 * t157),
-            0.5 * (t32 * d.k12 - t98) - t32 * t157,
-            t33 * d.k14,
-            c_q11 * (0.5 * (s_q10 * d.k12 - t100) - s_q10 * t158),
-            0.5 * (t38 * d.k12 - t101) - t38 * t158,
-            t39 * d.k14,
-            c_q14 * (0.5 * (s_q13 * d.k12 - t103) - s_q13 * t159),
-            0.5 * (t44 * d.k12 - t104) - t44 * t159,
-            t45 * d.k14,
-            c_q17 * (0.5 * (s_q16 * d.k12 - t106) - s_q16 * t160),
-            0.5 * (t50 * d.k12 - t107) - t50 * t160,
-            t51 * d.k14,
-            c_q20 * (0.5 * (s_q19 * d.k12 - t109) - s_q19 * t161),
-            0.5 * (t56 * d.k12 - t110) - t56 * t161,
-            t57 * d.k14,
+            o468,
+            o469,
+            o470,
+            o471,
+            o472,
+            o473,
+            o474,
+            o475,
+            o476,
+            o477,
+            o478,
+            o479,
+            o480,
+            o481,
+            o482,
         ],
     }
 }
@@ -3308,10 +3335,8 @@ fn coriolis_matrix_with_body(
     let t49 = qd[3] + t9 * t47 + qd[1] * t12 + t15 * t48;
     let t50 = qd[4] + t10 * t47 + qd[1] * t13 + t16 * t48;
     let t51 = qd[5] + t11 * t47 + qd[1] * t14 + t17 * t48;
-    let t52 = qd[6] * c_q8;
-    let t53 = qd[9] * c_q11;
-    let t54 = qd[12] * c_q14;
-    let t55 = qd[15] * c_q17;
+    let vt52 = pair(qd[6], qd[9]) * pair(c_q8, c_q11);
+    let vt54 = pair(qd[12], qd[15]) * pair(c_q14, c_q17);
     let t56 = qd[18] * c_q20;
     let t57 = q[2] * t9;
     let t58 = t12 * t46;
@@ -3330,54 +3355,36 @@ fn coriolis_matrix_with_body(
     let t71 = t66 * t70;
     let t72 = -2.0 * (t28 + t39);
     let t73 = p.mp * t72;
-    let t74 = qd[7] * c_q8;
-    let t75 = p.polar * t74;
-    let t76 = s_q8 * t52;
-    let t77 = qd[7] * (q[9] - 0.5 * p.lr);
-    let t78 = t52 * (0.5 * p.lr - q[9]);
-    let t79 = p.mr * t77;
-    let t80 = qd[7] * s_q8;
-    let t81 = qd[8] * c_q8;
-    let t82 = t80 * (q[9] - 0.5 * p.lr) - t81;
-    let t83 = p.mr * q[9];
-    let t84 = p.mr * c_q8 * t78;
-    let t85 = t78 * t83;
-    let t86 = qd[10] * c_q11;
-    let t87 = p.polar * t86;
-    let t88 = s_q11 * t53;
-    let t89 = qd[10] * (q[12] - 0.5 * p.lr);
-    let t90 = t53 * (0.5 * p.lr - q[12]);
-    let t91 = p.mr * t89;
-    let t92 = qd[10] * s_q11;
-    let t93 = qd[11] * c_q11;
-    let t94 = t92 * (q[12] - 0.5 * p.lr) - t93;
-    let t95 = p.mr * q[12];
-    let t96 = p.mr * c_q11 * t90;
-    let t97 = t90 * t95;
-    let t98 = qd[13] * c_q14;
-    let t99 = p.polar * t98;
-    let t100 = s_q14 * t54;
-    let t101 = qd[13] * (q[15] - 0.5 * p.lr);
-    let t102 = t54 * (0.5 * p.lr - q[15]);
-    let t103 = p.mr * t101;
-    let t104 = qd[13] * s_q14;
-    let t105 = qd[14] * c_q14;
-    let t106 = t104 * (q[15] - 0.5 * p.lr) - t105;
-    let t107 = p.mr * q[15];
-    let t108 = p.mr * c_q14 * t102;
-    let t109 = t102 * t107;
-    let t110 = qd[16] * c_q17;
-    let t111 = p.polar * t110;
-    let t112 = s_q17 * t55;
-    let t113 = qd[16] * (q[18] - 0.5 * p.lr);
-    let t114 = t55 * (0.5 * p.lr - q[18]);
-    let t115 = p.mr * t113;
-    let t116 = qd[16] * s_q17;
-    let t117 = qd[17] * c_q17;
-    let t118 = t116 * (q[18] - 0.5 * p.lr) - t117;
-    let t119 = p.mr * q[18];
-    let t120 = p.mr * c_q17 * t114;
-    let t121 = t114 * t119;
+    let vt74 = pair(qd[7], qd[10]) * pair(c_q8, c_q11);
+    let vt75 = pair(p.polar, p.polar) * vt74;
+    let vt76 = pair(s_q8, s_q11) * vt52;
+    let vt77 = pair(qd[7], qd[10])
+        * (pair(q[9], q[12]) - pair(0.5, 0.5) * pair(p.lr, p.lr));
+    let vt78 = vt52 * (pair(0.5, 0.5) * pair(p.lr, p.lr) - pair(q[9], q[12]));
+    let vt79 = pair(p.mr, p.mr) * vt77;
+    let (t79, t91) = pair_lanes(vt79);
+    let vt80 = pair(qd[7], qd[10]) * pair(s_q8, s_q11);
+    let vt81 = pair(qd[8], qd[11]) * pair(c_q8, c_q11);
+    let vt82 = vt80 * (pair(q[9], q[12]) - pair(0.5, 0.5) * pair(p.lr, p.lr)) - vt81;
+    let vt83 = pair(p.mr, p.mr) * pair(q[9], q[12]);
+    let vt84 = pair(p.mr, p.mr) * pair(c_q8, c_q11) * vt78;
+    let (t84, t96) = pair_lanes(vt84);
+    let vt85 = vt78 * vt83;
+    let vt98 = pair(qd[13], qd[16]) * pair(c_q14, c_q17);
+    let vt99 = pair(p.polar, p.polar) * vt98;
+    let vt100 = pair(s_q14, s_q17) * vt54;
+    let vt101 = pair(qd[13], qd[16])
+        * (pair(q[15], q[18]) - pair(0.5, 0.5) * pair(p.lr, p.lr));
+    let vt102 = vt54 * (pair(0.5, 0.5) * pair(p.lr, p.lr) - pair(q[15], q[18]));
+    let vt103 = pair(p.mr, p.mr) * vt101;
+    let (t103, t115) = pair_lanes(vt103);
+    let vt104 = pair(qd[13], qd[16]) * pair(s_q14, s_q17);
+    let vt105 = pair(qd[14], qd[17]) * pair(c_q14, c_q17);
+    let vt106 = vt104 * (pair(q[15], q[18]) - pair(0.5, 0.5) * pair(p.lr, p.lr)) - vt105;
+    let vt107 = pair(p.mr, p.mr) * pair(q[15], q[18]);
+    let vt108 = pair(p.mr, p.mr) * pair(c_q14, c_q17) * vt102;
+    let (t108, t120) = pair_lanes(vt108);
+    let vt109 = vt102 * vt107;
     let t122 = qd[19] * c_q20;
     let t123 = p.polar * t122;
     let t124 = s_q20 * t56;
@@ -3440,40 +3447,115 @@ fn coriolis_matrix_with_body(
     let t181 = -t33 * d.k9 - t44 * d.k8 - t180;
     let t182 = -t151;
     let t183 = -t145;
-    let t184 = 0.08333333333333333 * qd[7] * d.k35 - 0.5 * t77 * d.k3;
-    let t185 = 0.08333333333333333 * t52 * d.k35 + 0.5 * t78 * d.k3;
-    let t186 = t76 * (2.0 * p.polar - 0.3333333333333333 * d.k34);
-    let t187 = 0.08333333333333333 * qd[10] * d.k35 - 0.5 * t89 * d.k3;
-    let t188 = 0.08333333333333333 * t53 * d.k35 + 0.5 * t90 * d.k3;
-    let t189 = t88 * (2.0 * p.polar - 0.3333333333333333 * d.k34);
-    let t190 = 0.08333333333333333 * qd[13] * d.k35 - 0.5 * t101 * d.k3;
-    let t191 = 0.08333333333333333 * t54 * d.k35 + 0.5 * t102 * d.k3;
-    let t192 = t100 * (2.0 * p.polar - 0.3333333333333333 * d.k34);
-    let t193 = 0.08333333333333333 * qd[16] * d.k35 - 0.5 * t113 * d.k3;
-    let t194 = 0.08333333333333333 * t55 * d.k35 + 0.5 * t114 * d.k3;
-    let t195 = t112 * (2.0 * p.polar - 0.3333333333333333 * d.k34);
+    let vt184 = pair(0.08333333333333333, 0.08333333333333333) * pair(qd[7], qd[10])
+        * pair(d.k35, d.k35) - pair(0.5, 0.5) * vt77 * pair(d.k3, d.k3);
+    let vt185 = pair(0.08333333333333333, 0.08333333333333333) * vt52
+        * pair(d.k35, d.k35) + pair(0.5, 0.5) * vt78 * pair(d.k3, d.k3);
+    let vt186 = vt76
+        * (pair(2.0, 2.0) * pair(p.polar, p.polar)
+            - pair(0.3333333333333333, 0.3333333333333333) * pair(d.k34, d.k34));
+    let vt190 = pair(0.08333333333333333, 0.08333333333333333) * pair(qd[13], qd[16])
+        * pair(d.k35, d.k35) - pair(0.5, 0.5) * vt101 * pair(d.k3, d.k3);
+    let vt191 = pair(0.08333333333333333, 0.08333333333333333) * vt54
+        * pair(d.k35, d.k35) + pair(0.5, 0.5) * vt102 * pair(d.k3, d.k3);
+    let vt192 = vt100
+        * (pair(2.0, 2.0) * pair(p.polar, p.polar)
+            - pair(0.3333333333333333, 0.3333333333333333) * pair(d.k34, d.k34));
     let t196 = 0.08333333333333333 * qd[19] * d.k35 - 0.5 * t125 * d.k3;
     let t197 = 0.08333333333333333 * t56 * d.k35 + 0.5 * t126 * d.k3;
     let t198 = t124 * (2.0 * p.polar - 0.3333333333333333 * d.k34);
+    let o0 = t18 * t150 + t19 * t154 + t20 * t158
+        + s_q1 * (t63 + 0.3333333333333333 * t37 * d.k34 + t63 + t46 * t67 + c_q1 * t139)
+        + c_q1
+            * (0.5 * t68 * d.k3 - p.mr * qd[2] * t46 - s_q1 * t139
+                - 0.08333333333333333 * t35 * d.k35 - 0.6666666666666666 * t35 * d.k34)
+        - t46 * (s_q1 * t67 + p.mr * (t68 - t34)) - t58 * t159 - t60 * t160 - t62 * t161;
+    let o1 = s_q1 * (t71 - t162) + t18 * t165 + t19 * t167 + t20 * t171 + t175
+        - t58 * t172 - t60 * t173 - t62 * t174;
+    let o2 = t18 * t177 + t19 * t179 + t20 * t181 - t69 - t62 * t73 - t58 * t137
+        - t60 * t138;
+    let o3 = t19 * t142 - t149;
+    let o4 = t20 * t182 - t153;
+    let o5 = t18 * t183 - t157;
+    let o21 = t12 * t150 + t13 * t154 + t14 * t158 + t57 * t159 + t59 * t160 + t61 * t161
+        + s_q1 * (t162 - t71) - t175;
+    let o22 = t12 * t165 + t13 * t167 + t14 * t171 + t57 * t172 + t59 * t173 + t61 * t174
+        + qd[2] * (t70 - 0.5 * d.k3);
+    let o23 = t67 + t61 * t73 + t57 * t137 + t59 * t138 + t12 * t177 + t13 * t179
+        + t14 * t181;
+    let o24 = t164 + t13 * t142;
+    let o25 = t166 + t14 * t182;
+    let o26 = t170 + t12 * t183;
+    let o42 = t69 + t15 * t159 + t16 * t160 + t17 * t161;
+    let o43 = t15 * t172 + t16 * t173 + t17 * t174 - t67;
+    let o44 = t17 * t73 + t15 * t137 + t16 * t138;
+    let vo132 = pair(c_q8, c_q11)
+        * (pair(0.5, 0.5) * vt82 * pair(d.k3, d.k3) - vt81 * vt83
+            - pair(s_q8, s_q11) * vt184
+            - pair(0.08333333333333333, 0.08333333333333333) * vt80 * pair(d.k35, d.k35)
+            - pair(q[9], q[12])
+                * (pair(s_q8, s_q11) * vt79 + pair(p.mr, p.mr) * (vt82 - vt81))
+            - pair(0.6666666666666666, 0.6666666666666666) * vt80 * pair(d.k34, d.k34))
+        + pair(s_q8, s_q11)
+            * (vt75
+                + pair(0.3333333333333333, 0.3333333333333333) * vt74
+                    * pair(d.k34, d.k34) + vt75
+                + pair(c_q8, c_q11) * (vt77 * vt83 + vt184));
+    let (o132, o198) = pair_lanes(vo132);
+    let vo133 = pair(s_q8, s_q11) * (vt85 - vt185) + vt186;
+    let (o133, o199) = pair_lanes(vo133);
+    let vo134 = -vt84;
+    let (o134, o200) = pair_lanes(vo134);
+    let vo153 = pair(s_q8, s_q11) * (vt185 - vt85) - vt186;
+    let (o153, o219) = pair_lanes(vo153);
+    let vo154 = pair(qd[8], qd[11]) * (vt83 - pair(0.5, 0.5) * pair(d.k3, d.k3));
+    let (o154, o220) = pair_lanes(vo154);
+    let vo175 = -vt79;
+    let (o175, o241) = pair_lanes(vo175);
+    let vo264 = pair(c_q14, c_q17)
+        * (pair(0.5, 0.5) * vt106 * pair(d.k3, d.k3) - vt105 * vt107
+            - pair(s_q14, s_q17) * vt190
+            - pair(0.08333333333333333, 0.08333333333333333) * vt104 * pair(d.k35, d.k35)
+            - pair(q[15], q[18])
+                * (pair(s_q14, s_q17) * vt103 + pair(p.mr, p.mr) * (vt106 - vt105))
+            - pair(0.6666666666666666, 0.6666666666666666) * vt104 * pair(d.k34, d.k34))
+        + pair(s_q14, s_q17)
+            * (vt99
+                + pair(0.3333333333333333, 0.3333333333333333) * vt98
+                    * pair(d.k34, d.k34) + vt99
+                + pair(c_q14, c_q17) * (vt101 * vt107 + vt190));
+    let (o264, o330) = pair_lanes(vo264);
+    let vo265 = pair(s_q14, s_q17) * (vt109 - vt191) + vt192;
+    let (o265, o331) = pair_lanes(vo265);
+    let vo266 = -vt108;
+    let (o266, o332) = pair_lanes(vo266);
+    let vo285 = pair(s_q14, s_q17) * (vt191 - vt109) - vt192;
+    let (o285, o351) = pair_lanes(vo285);
+    let vo286 = pair(qd[14], qd[17]) * (vt107 - pair(0.5, 0.5) * pair(d.k3, d.k3));
+    let (o286, o352) = pair_lanes(vo286);
+    let vo307 = -vt103;
+    let (o307, o373) = pair_lanes(vo307);
+    let o396 = c_q20
+        * (0.5 * t130 * d.k3 - t129 * t131 - s_q20 * t196
+            - 0.08333333333333333 * t128 * d.k35
+            - q[21] * (s_q20 * t127 + p.mr * (t130 - t129))
+            - 0.6666666666666666 * t128 * d.k34)
+        + s_q20
+            * (t123 + 0.3333333333333333 * t122 * d.k34 + t123
+                + c_q20 * (t125 * t131 + t196));
+    let o397 = s_q20 * (t133 - t197) + t198;
+    let o398 = -t132;
+    let o417 = s_q20 * (t197 - t133) - t198;
+    let o418 = qd[20] * (t131 - 0.5 * d.k3);
+    let o439 = -t127;
     [
         [
-            t18 * t150 + t19 * t154 + t20 * t158
-                + s_q1
-                    * (t63 + 0.3333333333333333 * t37 * d.k34 + t63 + t46 * t67
-                        + c_q1 * t139)
-                + c_q1
-                    * (0.5 * t68 * d.k3 - p.mr * qd[2] * t46 - s_q1 * t139
-                        - 0.08333333333333333 * t35 * d.k35
-                        - 0.6666666666666666 * t35 * d.k34)
-                - t46 * (s_q1 * t67 + p.mr * (t68 - t34)) - t58 * t159 - t60 * t160
-                - t62 * t161,
-            s_q1 * (t71 - t162) + t18 * t165 + t19 * t167 + t20 * t171 + t175
-                - t58 * t172 - t60 * t173 - t62 * t174,
-            t18 * t177 + t19 * t179 + t20 * t181 - t69 - t62 * t73 - t58 * t137
-                - t60 * t138,
-            t19 * t142 - t149,
-            t20 * t182 - t153,
-            t18 * t183 - t157,
+            o0,
+            o1,
+            o2,
+            o3,
+            o4,
+            o5,
             0.0,
             0.0,
             0.0,
@@ -3491,15 +3573,12 @@ fn coriolis_matrix_with_body(
             0.0,
         ],
         [
-            t12 * t150 + t13 * t154 + t14 * t158 + t57 * t159 + t59 * t160 + t61 * t161
-                + s_q1 * (t162 - t71) - t175,
-            t12 * t165 + t13 * t167 + t14 * t171 + t57 * t172 + t59 * t173 + t61 * t174
-                + qd[2] * (t70 - 0.5 * d.k3),
-            t67 + t61 * t73 + t57 * t137 + t59 * t138 + t12 * t177 + t13 * t179
-                + t14 * t181,
-            t164 + t13 * t142,
-            t166 + t14 * t182,
-            t170 + t12 * t183,
+            o21,
+            o22,
+            o23,
+            o24,
+            o25,
+            o26,
             0.0,
             0.0,
             0.0,
@@ -3517,9 +3596,9 @@ fn coriolis_matrix_with_body(
             0.0,
         ],
         [
-            t69 + t15 * t159 + t16 * t160 + t17 * t161,
-            t15 * t172 + t16 * t173 + t17 * t174 - t67,
-            t17 * t73 + t15 * t137 + t16 * t138,
+            o42,
+            o43,
+            o44,
             t176,
             t178,
             t180,
@@ -3615,16 +3694,9 @@ fn coriolis_matrix_with_body(
             0.0,
             0.0,
             0.0,
-            c_q8
-                * (0.5 * t82 * d.k3 - t81 * t83 - s_q8 * t184
-                    - 0.08333333333333333 * t80 * d.k35
-                    - q[9] * (s_q8 * t79 + p.mr * (t82 - t81))
-                    - 0.6666666666666666 * t80 * d.k34)
-                + s_q8
-                    * (t75 + 0.3333333333333333 * t74 * d.k34 + t75
-                        + c_q8 * (t77 * t83 + t184)),
-            s_q8 * (t85 - t185) + t186,
-            -t84,
+            o132,
+            o133,
+            o134,
             0.0,
             0.0,
             0.0,
@@ -3645,8 +3717,8 @@ fn coriolis_matrix_with_body(
             0.0,
             0.0,
             0.0,
-            s_q8 * (t185 - t85) - t186,
-            qd[8] * (t83 - 0.5 * d.k3),
+            o153,
+            o154,
             t79,
             0.0,
             0.0,
@@ -3669,7 +3741,7 @@ fn coriolis_matrix_with_body(
             0.0,
             0.0,
             t84,
-            -t79,
+            o175,
             0.0,
             0.0,
             0.0,
@@ -3694,16 +3766,9 @@ fn coriolis_matrix_with_body(
             0.0,
             0.0,
             0.0,
-            c_q11
-                * (0.5 * t94 * d.k3 - t93 * t95 - s_q11 * t187
-                    - 0.08333333333333333 * t92 * d.k35
-                    - q[12] * (s_q11 * t91 + p.mr * (t94 - t93))
-                    - 0.6666666666666666 * t92 * d.k34)
-                + s_q11
-                    * (t87 + 0.3333333333333333 * t86 * d.k34 + t87
-                        + c_q11 * (t89 * t95 + t187)),
-            s_q11 * (t97 - t188) + t189,
-            -t96,
+            o198,
+            o199,
+            o200,
             0.0,
             0.0,
             0.0,
@@ -3724,8 +3789,8 @@ fn coriolis_matrix_with_body(
             0.0,
             0.0,
             0.0,
-            s_q11 * (t188 - t97) - t189,
-            qd[11] * (t95 - 0.5 * d.k3),
+            o219,
+            o220,
             t91,
             0.0,
             0.0,
@@ -3748,7 +3813,7 @@ fn coriolis_matrix_with_body(
             0.0,
             0.0,
             t96,
-            -t91,
+            o241,
             0.0,
             0.0,
             0.0,
@@ -3773,16 +3838,9 @@ fn coriolis_matrix_with_body(
             0.0,
             0.0,
             0.0,
-            c_q14
-                * (0.5 * t106 * d.k3 - t105 * t107 - s_q14 * t190
-                    - 0.08333333333333333 * t104 * d.k35
-                    - q[15] * (s_q14 * t103 + p.mr * (t106 - t105))
-                    - 0.6666666666666666 * t104 * d.k34)
-                + s_q14
-                    * (t99 + 0.3333333333333333 * t98 * d.k34 + t99
-                        + c_q14 * (t101 * t107 + t190)),
-            s_q14 * (t109 - t191) + t192,
-            -t108,
+            o264,
+            o265,
+            o266,
             0.0,
             0.0,
             0.0,
@@ -3803,8 +3861,8 @@ fn coriolis_matrix_with_body(
             0.0,
             0.0,
             0.0,
-            s_q14 * (t191 - t109) - t192,
-            qd[14] * (t107 - 0.5 * d.k3),
+            o285,
+            o286,
             t103,
             0.0,
             0.0,
@@ -3827,7 +3885,7 @@ fn coriolis_matrix_with_body(
             0.0,
             0.0,
             t108,
-            -t103,
+            o307,
             0.0,
             0.0,
             0.0,
@@ -3852,16 +3910,9 @@ fn coriolis_matrix_with_body(
             0.0,
             0.0,
             0.0,
-            c_q17
-                * (0.5 * t118 * d.k3 - t117 * t119 - s_q17 * t193
-                    - 0.08333333333333333 * t116 * d.k35
-                    - q[18] * (s_q17 * t115 + p.mr * (t118 - t117))
-                    - 0.6666666666666666 * t116 * d.k34)
-                + s_q17
-                    * (t111 + 0.3333333333333333 * t110 * d.k34 + t111
-                        + c_q17 * (t113 * t119 + t193)),
-            s_q17 * (t121 - t194) + t195,
-            -t120,
+            o330,
+            o331,
+            o332,
             0.0,
             0.0,
             0.0,
@@ -3882,8 +3933,8 @@ fn coriolis_matrix_with_body(
             0.0,
             0.0,
             0.0,
-            s_q17 * (t194 - t121) - t195,
-            qd[17] * (t119 - 0.5 * d.k3),
+            o351,
+            o352,
             t115,
             0.0,
             0.0,
@@ -3906,7 +3957,7 @@ fn coriolis_matrix_with_body(
             0.0,
             0.0,
             t120,
-            -t115,
+            o373,
             0.0,
             0.0,
             0.0,
@@ -3931,16 +3982,9 @@ fn coriolis_matrix_with_body(
             0.0,
             0.0,
             0.0,
-            c_q20
-                * (0.5 * t130 * d.k3 - t129 * t131 - s_q20 * t196
-                    - 0.08333333333333333 * t128 * d.k35
-                    - q[21] * (s_q20 * t127 + p.mr * (t130 - t129))
-                    - 0.6666666666666666 * t128 * d.k34)
-                + s_q20
-                    * (t123 + 0.3333333333333333 * t122 * d.k34 + t123
-                        + c_q20 * (t125 * t131 + t196)),
-            s_q20 * (t133 - t197) + t198,
-            -t132,
+            o396,
+            o397,
+            o398,
         ],
         [
             0.0,
@@ -3961,8 +4005,8 @@ fn coriolis_matrix_with_body(
             0.0,
             0.0,
             0.0,
-            s_q20 * (t197 - t133) - t198,
-            qd[20] * (t131 - 0.5 * d.k3),
+            o417,
+            o418,
             t127,
         ],
         [
@@ -3985,7 +4029,7 @@ fn coriolis_matrix_with_body(
             0.0,
             0.0,
             t132,
-            -t127,
+            o439,
             0.0,
         ],
     ]

@@ -915,46 +915,48 @@ pub fn coordinate_rates_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let t0 = q[3] * q[3];
-    let t1 = q[4] * q[4];
-    let t2 = q[5] * q[5];
-    let t3 = q[3] * q[4];
-    let t4 = q[3] * q[5];
-    let t5 = q[4] * q[5];
-    let t6 = q[3] * q[6];
-    let t7 = q[4] * q[6];
-    let t8 = q[5] * q[6];
-    let t9 = q[10] * q[10];
-    let t10 = q[11] * q[11];
-    let t11 = q[12] * q[12];
-    let t12 = q[10] * q[11];
-    let t13 = q[10] * q[12];
-    let t14 = q[11] * q[12];
-    let t15 = q[10] * q[13];
-    let t16 = q[11] * q[13];
-    let t17 = q[12] * q[13];
-    [
-        (1.0 - 2.0 * (t1 + t2)) * qd[0] + 2.0 * (t3 - t8) * qd[1]
-            + 2.0 * (t4 + t7) * qd[2],
-        2.0 * (t3 + t8) * qd[0] + (1.0 - 2.0 * (t0 + t2)) * qd[1]
-            + 2.0 * (t5 - t6) * qd[2],
-        2.0 * (t4 - t7) * qd[0] + 2.0 * (t5 + t6) * qd[1]
-            + (1.0 - 2.0 * (t0 + t1)) * qd[2],
-        0.5 * (q[6] * qd[3] + q[4] * qd[5] - q[5] * qd[4]),
-        0.5 * (q[6] * qd[4] + q[5] * qd[3] - q[3] * qd[5]),
-        0.5 * (q[6] * qd[5] + q[3] * qd[4] - q[4] * qd[3]),
-        -0.5 * (q[3] * qd[3] + q[4] * qd[4] + q[5] * qd[5]),
-        (1.0 - 2.0 * (t10 + t11)) * qd[6] + 2.0 * (t12 - t17) * qd[7]
-            + 2.0 * (t13 + t16) * qd[8],
-        2.0 * (t12 + t17) * qd[6] + (1.0 - 2.0 * (t9 + t11)) * qd[7]
-            + 2.0 * (t14 - t15) * qd[8],
-        2.0 * (t13 - t16) * qd[6] + 2.0 * (t14 + t15) * qd[7]
-            + (1.0 - 2.0 * (t9 + t10)) * qd[8],
-        0.5 * (q[13] * qd[9] + q[11] * qd[11] - q[12] * qd[10]),
-        0.5 * (q[13] * qd[10] + q[12] * qd[9] - q[10] * qd[11]),
-        0.5 * (q[13] * qd[11] + q[10] * qd[10] - q[11] * qd[9]),
-        -0.5 * (q[10] * qd[9] + q[11] * qd[10] + q[12] * qd[11]),
-    ]
+    let vt0 = pair(q[3], q[10]) * pair(q[3], q[10]);
+    let vt1 = pair(q[4], q[11]) * pair(q[4], q[11]);
+    let vt2 = pair(q[5], q[12]) * pair(q[5], q[12]);
+    let vt3 = pair(q[3], q[10]) * pair(q[4], q[11]);
+    let vt4 = pair(q[3], q[10]) * pair(q[5], q[12]);
+    let vt5 = pair(q[4], q[11]) * pair(q[5], q[12]);
+    let vt6 = pair(q[3], q[10]) * pair(q[6], q[13]);
+    let vt7 = pair(q[4], q[11]) * pair(q[6], q[13]);
+    let vt8 = pair(q[5], q[12]) * pair(q[6], q[13]);
+    let vo0 = (pair(1.0, 1.0) - pair(2.0, 2.0) * (vt1 + vt2)) * pair(qd[0], qd[6])
+        + pair(2.0, 2.0) * (vt3 - vt8) * pair(qd[1], qd[7])
+        + pair(2.0, 2.0) * (vt4 + vt7) * pair(qd[2], qd[8]);
+    let (o0, o7) = pair_lanes(vo0);
+    let vo1 = pair(2.0, 2.0) * (vt3 + vt8) * pair(qd[0], qd[6])
+        + (pair(1.0, 1.0) - pair(2.0, 2.0) * (vt0 + vt2)) * pair(qd[1], qd[7])
+        + pair(2.0, 2.0) * (vt5 - vt6) * pair(qd[2], qd[8]);
+    let (o1, o8) = pair_lanes(vo1);
+    let vo2 = pair(2.0, 2.0) * (vt4 - vt7) * pair(qd[0], qd[6])
+        + pair(2.0, 2.0) * (vt5 + vt6) * pair(qd[1], qd[7])
+        + (pair(1.0, 1.0) - pair(2.0, 2.0) * (vt0 + vt1)) * pair(qd[2], qd[8]);
+    let (o2, o9) = pair_lanes(vo2);
+    let vo3 = pair(0.5, 0.5)
+        * (pair(q[6], q[13]) * pair(qd[3], qd[9])
+            + pair(q[4], q[11]) * pair(qd[5], qd[11])
+            - pair(q[5], q[12]) * pair(qd[4], qd[10]));
+    let (o3, o10) = pair_lanes(vo3);
+    let vo4 = pair(0.5, 0.5)
+        * (pair(q[6], q[13]) * pair(qd[4], qd[10])
+            + pair(q[5], q[12]) * pair(qd[3], qd[9])
+            - pair(q[3], q[10]) * pair(qd[5], qd[11]));
+    let (o4, o11) = pair_lanes(vo4);
+    let vo5 = pair(0.5, 0.5)
+        * (pair(q[6], q[13]) * pair(qd[5], qd[11])
+            + pair(q[3], q[10]) * pair(qd[4], qd[10])
+            - pair(q[4], q[11]) * pair(qd[3], qd[9]));
+    let (o5, o12) = pair_lanes(vo5);
+    let vo6 = pair(-0.5, -0.5)
+        * (pair(q[3], q[10]) * pair(qd[3], qd[9])
+            + pair(q[4], q[11]) * pair(qd[4], qd[10])
+            + pair(q[5], q[12]) * pair(qd[5], qd[11]));
+    let (o6, o13) = pair_lanes(vo6);
+    [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13]
 }
 
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -2850,4 +2852,168 @@ pub fn mixed_dynamics_with(
     tau: &[Real; NV],
 ) -> ([Real; NV], [Real; NP]) {
     (forward_dynamics_with(d, q, qd, tau), [])
+}
+
+// ---- Support code, written alike into every module that needs it:
+// processor detection, sines, cosines and square roots. Nothing below
+// is specific to this mechanism. ----
+
+/// Two values of the module's `Real`, one per branch, in the two lanes of
+/// an SSE2 register (x86-64's baseline).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Pair(core::arch::x86_64::__m128d);
+
+/// Two values of the module's `Real`, one per branch (this target has no
+/// vector registers the module uses).
+#[cfg(not(target_arch = "x86_64"))]
+#[derive(Clone, Copy)]
+struct Pair([Real; 2]);
+
+/// The pair of `a` (first lane) and `b` (second lane); `pair(x, x)` for a
+/// value both branches share.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::useless_conversion)]
+#[inline(always)]
+fn pair(a: Real, b: Real) -> Pair {
+    // SAFETY: SSE2 is part of every x86-64 target; the intrinsic touches
+    // no memory.
+    unsafe { Pair(core::arch::x86_64::_mm_set_pd(f64::from(b), f64::from(a))) }
+}
+
+/// The pair of `a` (first lane) and `b` (second lane); `pair(x, x)` for a
+/// value both branches share.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn pair(a: Real, b: Real) -> Pair {
+    Pair([a, b])
+}
+
+/// The two lanes of `p`: the first branch's value, then the second's.
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::unnecessary_cast)]
+#[inline(always)]
+fn pair_lanes(p: Pair) -> (Real, Real) {
+    use core::arch::x86_64::*;
+    // SAFETY: SSE2 is part of every x86-64 target; the intrinsics touch no
+    // memory.
+    unsafe {
+        (
+            _mm_cvtsd_f64(p.0) as Real,
+            _mm_cvtsd_f64(_mm_unpackhi_pd(p.0, p.0)) as Real,
+        )
+    }
+}
+
+/// The two lanes of `p`: the first branch's value, then the second's.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn pair_lanes(p: Pair) -> (Real, Real) {
+    (p.0[0], p.0[1])
+}
+
+/// Lane by lane `a + b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Add for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn add(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_add_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a + b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Add for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn add(self, other: Pair) -> Pair {
+        Pair([self.0[0] + other.0[0], self.0[1] + other.0[1]])
+    }
+}
+
+/// Lane by lane `a − b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Sub for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn sub(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_sub_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a − b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Sub for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn sub(self, other: Pair) -> Pair {
+        Pair([self.0[0] - other.0[0], self.0[1] - other.0[1]])
+    }
+}
+
+/// Lane by lane `a · b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Mul for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn mul(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_mul_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a · b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Mul for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn mul(self, other: Pair) -> Pair {
+        Pair([self.0[0] * other.0[0], self.0[1] * other.0[1]])
+    }
+}
+
+/// Lane by lane `a / b`.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Div for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn div(self, other: Pair) -> Pair {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(core::arch::x86_64::_mm_div_pd(self.0, other.0)) }
+    }
+}
+
+/// Lane by lane `a / b`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Div for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn div(self, other: Pair) -> Pair {
+        Pair([self.0[0] / other.0[0], self.0[1] / other.0[1]])
+    }
+}
+
+/// Lane by lane `−a`: the sign bits flipped, as a scalar negation does.
+#[cfg(target_arch = "x86_64")]
+impl core::ops::Neg for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn neg(self) -> Pair {
+        use core::arch::x86_64::*;
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { Pair(_mm_xor_pd(self.0, _mm_set1_pd(-0.0))) }
+    }
+}
+
+/// Lane by lane `−a`.
+#[cfg(not(target_arch = "x86_64"))]
+impl core::ops::Neg for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn neg(self) -> Pair {
+        Pair([-self.0[0], -self.0[1]])
+    }
 }

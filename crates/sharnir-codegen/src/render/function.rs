@@ -152,9 +152,10 @@ pub(crate) fn emit(
         fma: quads == Quads::Lanes && usage.calls("fma"),
     };
     // Two isomorphic branches computed in the lanes of a `Pair`: `f64`
-    // modules that do not fuse, short functions.
+    // modules that do not fuse, short functions with at most three
+    // `NV × NV` matrices of outputs (not the regressors).
     let lanes = (avx2_lanes && !fma && program.locals.len() < WRITTEN_EARLY_FROM)
-        .then(|| pair_branches(program, &facts.branch_renamings))
+        .then(|| pair_branches(program, &facts.branch_renamings, 3 * dof * dof))
         .flatten()
         .filter(|l| l.pairs.program.locals.len() < WRITTEN_EARLY_FROM);
     let printed = lanes.as_ref().map_or(program, |l| &l.pairs.program);

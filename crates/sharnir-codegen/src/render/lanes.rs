@@ -19,7 +19,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 use sharnir_cas::{LanePairs, Program, Term};
 use sharnir_mech::Input;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A program whose branches' statements are paired, and the renaming of
 /// the first branch's inputs to the second's that pairs them.
@@ -30,24 +30,33 @@ pub(crate) struct Lanes {
     pub(crate) rename: HashMap<Input, Input>,
 }
 
-/// The fewest operations a lane statement must save per pair of lanes
-/// read back into scalars for the lanes to pay. Measured on `solo12_fixed`
-/// (AMD EPYC, portable and native builds, every function with and without
-/// lanes, results bit for bit the same): the functions that ran 1.2 to 2
-/// times faster save 12 to 94 operations per read-back (the inverse and
-/// forward dynamics and their derivatives, `M⁻¹`, the bias, the Coriolis
-/// matrix), those no faster 1.4 to 7.7 (the mass matrix, gravity, energy,
-/// poses, Jacobians), and the minimal regressor, 6.7, ran 1.5 times slower.
-const SAVED_PER_READ_BACK: u32 = 10;
+/// The fewest operations the lane statements must save per shuffle they
+/// cost, in tenths: a value packed into a `Pair` (two scalars, or one
+/// twice; constants cost nothing) and a second lane read back. Measured on
+/// `solo12_fixed` and the floating `solo12` (AMD EPYC, each function with
+/// and without lanes, results bit for bit the same): 2.6 to 18 operations
+/// per shuffle ran 1.05 to 2 times faster (the inverse and forward
+/// dynamics and their derivatives, the mass matrix of the floating base,
+/// `M⁻¹`, the bias, the Coriolis matrix, the body Jacobians), 1.4 to 2.4
+/// no faster (gravity, energy, poses).
+const SAVED_PER_SHUFFLE_TENTHS: u32 = 25;
 
 /// `program` with its branches paired under the renaming (of
 /// `renamings`) whose lane statements save the most operations; `None`
-/// where none pairs enough, or where the lanes would not pay
-/// ([`SAVED_PER_READ_BACK`]).
+/// where none pairs enough, where the lanes would not pay
+/// ([`SAVED_PER_SHUFFLE_TENTHS`]), or where the function has more than
+/// `most_outputs` outputs: the minimal regressor of `solo12_fixed` (1 104
+/// outputs), which its AVX copy already writes slowly (901 ns against 512
+/// in the SSE2 build), ran 1.5 times slower with lanes there (1.06 times
+/// faster in the SSE2 build).
 pub(crate) fn pair_branches(
     program: &Program,
     renamings: &[HashMap<Input, Input>],
+    most_outputs: usize,
 ) -> Option<Lanes> {
+    if program.outputs.len() > most_outputs {
+        return None;
+    }
     let (lanes, saved) = renamings
         .iter()
         .filter_map(|rename| {
@@ -69,8 +78,8 @@ pub(crate) fn pair_branches(
             ))
         })
         .max_by_key(|(_, saved)| *saved)?;
-    let read_back = LaneView::new(&lanes).read_back();
-    (saved >= SAVED_PER_READ_BACK * read_back).then_some(lanes)
+    let shuffles = LaneView::new(&lanes).shuffles();
+    (10 * saved >= SAVED_PER_SHUFFLE_TENTHS * shuffles).then_some(lanes)
 }
 
 /// What printing a body with lane statements needs of them.
@@ -85,6 +94,8 @@ pub(crate) struct LaneView<'l> {
     partner: Vec<bool>,
     /// The renaming.
     rename: &'l HashMap<Input, Input>,
+    /// The pairs' program.
+    program: &'l Program,
 }
 
 impl<'l> LaneView<'l> {
@@ -131,18 +142,58 @@ impl<'l> LaneView<'l> {
             scalar,
             partner,
             rename: &lanes.rename,
+            program,
         }
     }
 
-    /// How many lane statements have a lane that scalar code reads.
-    fn read_back(&self) -> u32 {
-        let statements = self
-            .leaves
-            .iter()
-            .enumerate()
-            .filter(|&(k, leaf)| *leaf == LaneLeaf::Lane && (self.scalar[k] || self.scalar[k + 1]))
-            .count();
-        u32::try_from(statements).unwrap_or(u32::MAX)
+    /// The shuffles the lane statements cost: each distinct value they
+    /// pack that is not a constant (the first branch's and the second's,
+    /// or a shared one twice), and each second lane read back (the first
+    /// lane of a register is its scalar).
+    fn shuffles(&self) -> u32 {
+        let mut packed: HashSet<String> = HashSet::new();
+        let mut read_back = 0;
+        for (k, leaf) in self.leaves.iter().enumerate() {
+            if *leaf != LaneLeaf::Lane {
+                continue;
+            }
+            if self.scalar.get(k + 1).copied().unwrap_or(false) {
+                read_back += 1;
+            }
+            if let Some(local) = self.program.locals.get(k) {
+                self.packed_leaves(&local.value, &mut packed);
+            }
+        }
+        u32::try_from(packed.len() + read_back).unwrap_or(u32::MAX)
+    }
+
+    /// Adds to `packed` the leaves of a lane statement's expression that
+    /// are packed from scalars: inputs, and locals other than lane
+    /// statements'.
+    fn packed_leaves(&self, term: &Term, packed: &mut HashSet<String>) {
+        match term {
+            Term::Input(symbol) => {
+                packed.insert(symbol.to_string());
+            }
+            Term::Local(i) => {
+                if self.leaves.get(*i) != Some(&LaneLeaf::Lane) {
+                    packed.insert(format!("local {i}"));
+                }
+            }
+            Term::Const(_) | Term::Pi => {}
+            Term::Neg(a) | Term::Sin(a) | Term::Cos(a) | Term::Sqrt(a) => {
+                self.packed_leaves(a, packed);
+            }
+            Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) | Term::Div(a, b) => {
+                self.packed_leaves(a, packed);
+                self.packed_leaves(b, packed);
+            }
+            Term::Fma(a, b, c) => {
+                self.packed_leaves(a, packed);
+                self.packed_leaves(b, packed);
+                self.packed_leaves(c, packed);
+            }
+        }
     }
 
     /// Whether local `i` is the first of a lane statement.
@@ -292,7 +343,7 @@ mod tests {
     #[test]
     fn two_legs_are_written_as_lane_statements_read_back_once() {
         let program = legs(12);
-        let lanes = pair_branches(&program, &rename()).expect("the legs pair");
+        let lanes = pair_branches(&program, &rename(), usize::MAX).expect("the legs pair");
         assert_eq!(lanes.pairs.firsts.len(), 12);
         let view = LaneView::new(&lanes);
         let program = &lanes.pairs.program;
@@ -324,12 +375,38 @@ mod tests {
     }
 
     #[test]
-    fn lanes_that_are_read_back_too_often_are_not_written() {
-        // Each leg's every value an output: one read-back per statement of
-        // four operations.
-        let mut program = legs(12);
-        program.outputs = (2..program.locals.len()).map(Term::Local).collect();
-        assert!(program.pair_lanes(&rename()[0]).is_some());
-        assert!(pair_branches(&program, &rename()).is_none());
+    fn lanes_that_cost_more_shuffles_than_they_save_are_not_written() {
+        // Each statement one product of two inputs of its own, and an
+        // output: one operation saved for two values packed and a lane
+        // read back.
+        let term = |leg: usize, k: usize| {
+            Term::Mul(
+                input(&format!("q[{}]", 12 * leg + k)),
+                input(&format!("qd[{}]", 12 * leg + k)),
+            )
+        };
+        let locals: Vec<Local> = (0..12)
+            .flat_map(|k| [0, 1].map(|leg| (leg, k)))
+            .map(|(leg, k)| Local {
+                name: format!("t{leg}_{k}"),
+                value: term(leg, k),
+            })
+            .collect();
+        let program = Program {
+            outputs: (0..locals.len()).map(Term::Local).collect(),
+            locals,
+        };
+        let own: HashMap<Input, Input> = (0..12)
+            .flat_map(|k| {
+                [
+                    (Input::Position(k), Input::Position(12 + k)),
+                    (Input::Velocity(k), Input::Velocity(12 + k)),
+                ]
+            })
+            .collect();
+        assert!(program.pair_lanes(&own).is_some());
+        assert!(pair_branches(&program, &[own], usize::MAX).is_none());
+        // And a function with more outputs than allowed is left alone.
+        assert!(pair_branches(&legs(12), &rename(), 1).is_none());
     }
 }
