@@ -57,7 +57,7 @@ pub(crate) fn pair_branches(
     if program.outputs.len() > most_outputs {
         return None;
     }
-    let (lanes, saved) = renamings
+    let (pairs, rename, saved) = renamings
         .iter()
         .filter_map(|rename| {
             let pairs = program.pair_lanes(rename)?;
@@ -69,15 +69,13 @@ pub(crate) fn pair_branches(
                     ops.mul + ops.add + ops.div
                 })
                 .sum();
-            Some((
-                Lanes {
-                    pairs,
-                    rename: rename.clone(),
-                },
-                saved,
-            ))
+            Some((pairs, rename, saved))
         })
-        .max_by_key(|(_, saved)| *saved)?;
+        .max_by_key(|(_, _, saved)| *saved)?;
+    let lanes = Lanes {
+        pairs,
+        rename: rename.clone(),
+    };
     let shuffles = LaneView::new(&lanes).shuffles();
     (10 * saved >= SAVED_PER_SHUFFLE_TENTHS * shuffles).then_some(lanes)
 }
