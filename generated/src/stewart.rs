@@ -11362,50 +11362,28 @@ fn forward_dynamics_derivatives_with_body(
     let t49 = qd[5] + t46;
     let t50 = qd[5] * t44 - qd[4] * t46;
     let t51 = qd[3] * t46 - qd[5] * t42;
-    let t52 = p.g * s_q7;
-    let t53 = p.g * c_q7;
-    let t54 = s_q8 * t53;
-    let t55 = qd[6] * s_q8;
-    let t56 = qd[7] * t55;
-    let t57 = qd[6] * c_q8;
-    let t58 = qd[7] * t57;
-    let t59 = t55 * t57;
-    let t60 = q[9] * t59;
-    let t61 = qd[7] * qd[8];
-    let t62 = qd[8] * t57;
-    let t63 = p.g * s_q10;
-    let t64 = p.g * c_q10;
-    let t65 = s_q11 * t64;
-    let t66 = qd[9] * s_q11;
-    let t67 = qd[10] * t66;
-    let t68 = qd[9] * c_q11;
-    let t69 = qd[10] * t68;
-    let t70 = t66 * t68;
-    let t71 = q[12] * t70;
-    let t72 = qd[10] * qd[11];
-    let t73 = qd[11] * t68;
-    let t74 = p.g * s_q13;
-    let t75 = p.g * c_q13;
-    let t76 = s_q14 * t75;
-    let t77 = qd[12] * s_q14;
-    let t78 = qd[13] * t77;
-    let t79 = qd[12] * c_q14;
-    let t80 = qd[13] * t79;
-    let t81 = t77 * t79;
-    let t82 = q[15] * t81;
-    let t83 = qd[13] * qd[14];
-    let t84 = qd[14] * t79;
-    let t85 = p.g * s_q16;
-    let t86 = p.g * c_q16;
-    let t87 = s_q17 * t86;
-    let t88 = qd[15] * s_q17;
-    let t89 = qd[16] * t88;
-    let t90 = qd[15] * c_q17;
-    let t91 = qd[16] * t90;
-    let t92 = t88 * t90;
-    let t93 = q[18] * t92;
-    let t94 = qd[16] * qd[17];
-    let t95 = qd[17] * t90;
+    let vt52 = pair(p.g, p.g) * pair(s_q7, s_q10);
+    let vt53 = pair(p.g, p.g) * pair(c_q7, c_q10);
+    let vt54 = pair(s_q8, s_q11) * vt53;
+    let vt55 = pair(qd[6], qd[9]) * pair(s_q8, s_q11);
+    let vt56 = pair(qd[7], qd[10]) * vt55;
+    let vt57 = pair(qd[6], qd[9]) * pair(c_q8, c_q11);
+    let vt58 = pair(qd[7], qd[10]) * vt57;
+    let vt59 = vt55 * vt57;
+    let vt60 = pair(q[9], q[12]) * vt59;
+    let vt61 = pair(qd[7], qd[10]) * pair(qd[8], qd[11]);
+    let vt62 = pair(qd[8], qd[11]) * vt57;
+    let vt74 = pair(p.g, p.g) * pair(s_q13, s_q16);
+    let vt75 = pair(p.g, p.g) * pair(c_q13, c_q16);
+    let vt76 = pair(s_q14, s_q17) * vt75;
+    let vt77 = pair(qd[12], qd[15]) * pair(s_q14, s_q17);
+    let vt78 = pair(qd[13], qd[16]) * vt77;
+    let vt79 = pair(qd[12], qd[15]) * pair(c_q14, c_q17);
+    let vt80 = pair(qd[13], qd[16]) * vt79;
+    let vt81 = vt77 * vt79;
+    let vt82 = pair(q[15], q[18]) * vt81;
+    let vt83 = pair(qd[13], qd[16]) * pair(qd[14], qd[17]);
+    let vt84 = pair(qd[14], qd[17]) * vt79;
     let t96 = p.g * s_q19;
     let t97 = p.g * c_q19;
     let t98 = s_q20 * t97;
@@ -11417,40 +11395,25 @@ fn forward_dynamics_derivatives_with_body(
     let t104 = q[21] * t103;
     let t105 = qd[19] * qd[20];
     let t106 = qd[20] * t101;
-    let t107 = p.mr * q[9];
-    let t108 = p.mr * q[12];
-    let t109 = p.mr * q[15];
-    let t110 = p.mr * q[18];
+    let vt107 = pair(p.mr, p.mr) * pair(q[9], q[12]);
+    let vt109 = pair(p.mr, p.mr) * pair(q[15], q[18]);
     let t111 = p.mr * q[21];
     let t112 = t34 * t34;
     let t113 = t112 + qd[1] * qd[1];
     let t114 = t49 * t49;
     let t115 = t47 * t48;
-    let t116 = t57 * t57;
-    out.0[8][8] = t116 + qd[7] * qd[7];
-    let t117 = t68 * t68;
-    out.0[11][11] = t117 + qd[10] * qd[10];
-    let t118 = t79 * t79;
-    out.0[14][14] = t118 + qd[13] * qd[13];
-    let t119 = t90 * t90;
-    out.0[17][17] = t119 + qd[16] * qd[16];
+    let vt116 = vt57 * vt57;
+    let vt118 = vt79 * vt79;
     let t120 = t101 * t101;
-    out.0[20][20] = t120 + qd[19] * qd[19];
-    let t121 = qd[7] * s_q8;
-    let t122 = qd[10] * s_q11;
-    let t123 = qd[13] * s_q14;
-    let t124 = qd[16] * s_q17;
+    let vt121 = pair(qd[7], qd[10]) * pair(s_q8, s_q11);
+    let vt123 = pair(qd[13], qd[16]) * pair(s_q14, s_q17);
     let t125 = qd[19] * s_q20;
     let t126 = t37 + 2.0 * t39;
     let t127 = t25 * t32 - 2.0 * t40;
-    let t128 = t60 + 2.0 * t61;
-    let t129 = q[9] * t56 - 2.0 * t62;
-    let t130 = t71 + 2.0 * t72;
-    let t131 = q[12] * t67 - 2.0 * t73;
-    let t132 = t82 + 2.0 * t83;
-    let t133 = q[15] * t78 - 2.0 * t84;
-    let t134 = t93 + 2.0 * t94;
-    let t135 = q[18] * t89 - 2.0 * t95;
+    let vt128 = vt60 + pair(2.0, 2.0) * vt61;
+    let vt129 = pair(q[9], q[12]) * vt56 - pair(2.0, 2.0) * vt62;
+    let vt132 = vt82 + pair(2.0, 2.0) * vt83;
+    let vt133 = pair(q[15], q[18]) * vt78 - pair(2.0, 2.0) * vt84;
     let t136 = t104 + 2.0 * t105;
     let t137 = q[21] * t100 - 2.0 * t106;
     let t138 = t21 * t34 - t13 * t32;
@@ -11491,22 +11454,18 @@ fn forward_dynamics_derivatives_with_body(
     let t173 = -0.5 * t18;
     let t174 = t34 * t172 + qd[1] * t14 + 4.0 * t32 * t173;
     let t175 = t43 + qd[1] * t170 + t32 * t171;
-    let t176 = c_q8 * t52;
+    let vt176 = pair(c_q8, c_q11) * vt52;
+    let (t176, t179) = pair_lanes(vt176);
     out.0[8][6] = t176;
-    let t177 = t116 - t55 * t55;
-    let t178 = q[9] * t177 - c_q8 * t53;
-    let t179 = c_q11 * t63;
     out.0[11][9] = t179;
-    let t180 = t117 - t66 * t66;
-    let t181 = q[12] * t180 - c_q11 * t64;
-    let t182 = c_q14 * t74;
+    let vt177 = vt116 - vt55 * vt55;
+    let vt178 = pair(q[9], q[12]) * vt177 - pair(c_q8, c_q11) * vt53;
+    let vt182 = pair(c_q14, c_q17) * vt74;
+    let (t182, t185) = pair_lanes(vt182);
     out.0[14][12] = t182;
-    let t183 = t118 - t77 * t77;
-    let t184 = q[15] * t183 - c_q14 * t75;
-    let t185 = c_q17 * t85;
     out.0[17][15] = t185;
-    let t186 = t119 - t88 * t88;
-    let t187 = q[18] * t186 - c_q17 * t86;
+    let vt183 = vt118 - vt77 * vt77;
+    let vt184 = pair(q[15], q[18]) * vt183 - pair(c_q14, c_q17) * vt75;
     let t188 = c_q20 * t96;
     out.0[20][18] = t188;
     let t189 = t120 - t99 * t99;
@@ -11529,26 +11488,17 @@ fn forward_dynamics_derivatives_with_body(
     let t206 = 2.0 * (qd[1] * t13 - t17 * t34);
     let t207 = qd[4] + 2.0 * t44;
     let t208 = qd[3] + 2.0 * t42;
-    let t209 = 2.0 * (q[9] * t121 - qd[8] * c_q8);
-    let t210 = t55 * t107;
-    let t211 = c_q8 * t57;
-    out.1[8][6] = d.k33 * (t211 * (2.0 * t107 - d.k3));
-    let t212 = 2.0 * (q[12] * t122 - qd[11] * c_q11);
-    let t213 = t66 * t108;
-    let t214 = c_q11 * t68;
-    out.1[11][9] = d.k33 * (t214 * (2.0 * t108 - d.k3));
-    let t215 = 2.0 * (q[15] * t123 - qd[14] * c_q14);
-    let t216 = t77 * t109;
-    let t217 = c_q14 * t79;
-    out.1[14][12] = d.k33 * (t217 * (2.0 * t109 - d.k3));
-    let t218 = 2.0 * (q[18] * t124 - qd[17] * c_q17);
-    let t219 = t88 * t110;
-    let t220 = c_q17 * t90;
-    out.1[17][15] = d.k33 * (t220 * (2.0 * t110 - d.k3));
+    let vt209 = pair(2.0, 2.0)
+        * (pair(q[9], q[12]) * vt121 - pair(qd[8], qd[11]) * pair(c_q8, c_q11));
+    let vt210 = vt55 * vt107;
+    let vt211 = pair(c_q8, c_q11) * vt57;
+    let vt215 = pair(2.0, 2.0)
+        * (pair(q[15], q[18]) * vt123 - pair(qd[14], qd[17]) * pair(c_q14, c_q17));
+    let vt216 = vt77 * vt109;
+    let vt217 = pair(c_q14, c_q17) * vt79;
     let t221 = 2.0 * (q[21] * t125 - qd[20] * c_q20);
     let t222 = t99 * t111;
     let t223 = c_q20 * t101;
-    out.1[20][18] = d.k33 * (t223 * (2.0 * t111 - d.k3));
     let t224 = t33 * d.k0;
     let t225 = t49 * d.k6;
     let t226 = t47 * d.k5;
@@ -11559,18 +11509,12 @@ fn forward_dynamics_derivatives_with_body(
     let t231 = t229 + t230;
     let t232 = t35 * d.k0;
     let t233 = t34 * d.k2;
-    let t234 = t58 * d.k0;
-    let t235 = t56 * d.k0;
-    let t236 = t55 * d.k2;
-    let t237 = t69 * d.k0;
-    let t238 = t67 * d.k0;
-    let t239 = t66 * d.k2;
-    let t240 = t80 * d.k0;
-    let t241 = t78 * d.k0;
-    let t242 = t77 * d.k2;
-    let t243 = t91 * d.k0;
-    let t244 = t89 * d.k0;
-    let t245 = t88 * d.k2;
+    let vt234 = vt58 * pair(d.k0, d.k0);
+    let vt235 = vt56 * pair(d.k0, d.k0);
+    let vt236 = vt55 * pair(d.k2, d.k2);
+    let vt240 = vt80 * pair(d.k0, d.k0);
+    let vt241 = vt78 * pair(d.k0, d.k0);
+    let vt242 = vt77 * pair(d.k2, d.k2);
     let t246 = t102 * d.k0;
     let t247 = t100 * d.k0;
     let t248 = t99 * d.k2;
@@ -11601,73 +11545,48 @@ fn forward_dynamics_derivatives_with_body(
     let t273 = t20 * d.k9;
     let t274 = t19 * d.k8;
     let t275 = t273 - t274;
-    let t276 = q[9] * (t107 - d.k3);
-    let t277 = d.k0 + t276;
-    let inv0 = 1.0 / t277;
-    out.1[7][7] = inv0 * (qd[8] * (d.k3 - 2.0 * t107));
+    let vt276 = pair(q[9], q[12]) * (vt107 - pair(d.k3, d.k3));
+    let vt277 = pair(d.k0, d.k0) + vt276;
+    let vinv0 = pair(1.0, 1.0) / vt277;
+    let (inv0, inv2) = pair_lanes(vinv0);
     out.2[7][7] = inv0;
-    let t278 = s_q8 * s_q8 * (d.k2 - t276) + t277;
-    let inv1 = 1.0 / t278;
-    out.1[6][8] = -c_q8 * inv1 * t57 * (2.0 * t107 - d.k3);
-    out.2[6][6] = inv1;
-    let t279 = q[12] * (t108 - d.k3);
-    let t280 = d.k0 + t279;
-    let inv2 = 1.0 / t280;
-    out.1[10][10] = inv2 * (qd[11] * (d.k3 - 2.0 * t108));
     out.2[10][10] = inv2;
-    let t281 = s_q11 * s_q11 * (d.k2 - t279) + t280;
-    let inv3 = 1.0 / t281;
-    out.1[9][11] = -c_q11 * inv3 * t68 * (2.0 * t108 - d.k3);
+    let vt278 = pair(s_q8, s_q11) * pair(s_q8, s_q11) * (pair(d.k2, d.k2) - vt276)
+        + vt277;
+    let vinv1 = pair(1.0, 1.0) / vt278;
+    let (inv1, inv3) = pair_lanes(vinv1);
+    out.2[6][6] = inv1;
     out.2[9][9] = inv3;
-    let t282 = q[15] * (t109 - d.k3);
-    let t283 = d.k0 + t282;
-    let inv4 = 1.0 / t283;
-    out.1[13][13] = inv4 * (qd[14] * (d.k3 - 2.0 * t109));
+    let vt282 = pair(q[15], q[18]) * (vt109 - pair(d.k3, d.k3));
+    let vt283 = pair(d.k0, d.k0) + vt282;
+    let vinv4 = pair(1.0, 1.0) / vt283;
+    let (inv4, inv6) = pair_lanes(vinv4);
     out.2[13][13] = inv4;
-    let t284 = s_q14 * s_q14 * (d.k2 - t282) + t283;
-    let inv5 = 1.0 / t284;
-    out.1[12][14] = -c_q14 * inv5 * t79 * (2.0 * t109 - d.k3);
-    out.2[12][12] = inv5;
-    let t285 = q[18] * (t110 - d.k3);
-    let t286 = d.k0 + t285;
-    let inv6 = 1.0 / t286;
-    out.1[16][16] = inv6 * (qd[17] * (d.k3 - 2.0 * t110));
     out.2[16][16] = inv6;
-    let t287 = s_q17 * s_q17 * (d.k2 - t285) + t286;
-    let inv7 = 1.0 / t287;
-    out.1[15][17] = -c_q17 * inv7 * t90 * (2.0 * t110 - d.k3);
+    let vt284 = pair(s_q14, s_q17) * pair(s_q14, s_q17) * (pair(d.k2, d.k2) - vt282)
+        + vt283;
+    let vinv5 = pair(1.0, 1.0) / vt284;
+    let (inv5, inv7) = pair_lanes(vinv5);
+    out.2[12][12] = inv5;
     out.2[15][15] = inv7;
     let t288 = q[21] * (t111 - d.k3);
     let t289 = d.k0 + t288;
     let inv8 = 1.0 / t289;
-    out.1[19][19] = inv8 * (qd[20] * (d.k3 - 2.0 * t111));
     out.2[19][19] = inv8;
     let t290 = s_q20 * s_q20 * (d.k2 - t288) + t289;
     let inv9 = 1.0 / t290;
-    out.1[18][20] = -c_q20 * inv9 * t101 * (2.0 * t111 - d.k3);
     out.2[18][18] = inv9;
     let t291 = t34 * d.k3;
     let t292 = t32 * t291;
-    let t293 = t58 * d.k2;
-    let t294 = t55 * d.k3;
-    let t295 = t57 * t294;
-    out.0[8][7] = d.k33 * (t295 - p.mr * (2.0 * t60 - t54));
-    let t296 = t69 * d.k2;
-    let t297 = t66 * d.k3;
-    let t298 = t68 * t297;
-    out.0[11][10] = d.k33 * (t298 - p.mr * (2.0 * t71 - t65));
-    let t299 = t80 * d.k2;
-    let t300 = t77 * d.k3;
-    let t301 = t79 * t300;
-    out.0[14][13] = d.k33 * (t301 - p.mr * (2.0 * t82 - t76));
-    let t302 = t91 * d.k2;
-    let t303 = t88 * d.k3;
-    let t304 = t90 * t303;
-    out.0[17][16] = d.k33 * (t304 - p.mr * (2.0 * t93 - t87));
+    let vt293 = vt58 * pair(d.k2, d.k2);
+    let vt294 = vt55 * pair(d.k3, d.k3);
+    let vt295 = vt57 * vt294;
+    let vt299 = vt80 * pair(d.k2, d.k2);
+    let vt300 = vt77 * pair(d.k3, d.k3);
+    let vt301 = vt79 * vt300;
     let t305 = t102 * d.k2;
     let t306 = t99 * d.k3;
     let t307 = t101 * t306;
-    out.0[20][19] = d.k33 * (t307 - p.mr * (2.0 * t104 - t98));
     let t308 = t9 * d.k18 + t11 * d.k19;
     let t309 = t20 * d.k20 - t19 * d.k21;
     let t310 = t20 * d.k22 - t19 * d.k20;
@@ -11785,34 +11704,30 @@ fn forward_dynamics_derivatives_with_body(
     let t388 = t351 - d.k9 * t382 - d.k5 * t384 - d.k7 * t386;
     let t389 = t17 * inv11 * t377;
     let t390 = t13 * t374 + t389 + t21 * t376 + qd[4] * t42 - qd[3] * t44;
-    let t391 = d.k0 + s_q8 * s_q8 * d.k2 + c_q8 * c_q8 * t276;
-    let inv13 = 1.0 / t391;
-    let t392 = t56 * d.k2 - t235;
-    let t393 = tau[6]
-        + c_q8
-            * (t56 * t276 - 0.5 * t129 * d.k3 - q[9] * (0.5 * t56 * d.k3 - p.mr * t129)
-                - t392) - s_q8 * (t234 + t293) - t176 * (d.k30 - t107);
-    let t394 = d.k0 + s_q11 * s_q11 * d.k2 + c_q11 * c_q11 * t279;
-    let inv14 = 1.0 / t394;
-    let t395 = t67 * d.k2 - t238;
-    let t396 = tau[9]
-        + c_q11
-            * (t67 * t279 - 0.5 * t131 * d.k3 - q[12] * (0.5 * t67 * d.k3 - p.mr * t131)
-                - t395) - s_q11 * (t237 + t296) - t179 * (d.k30 - t108);
-    let t397 = d.k0 + s_q14 * s_q14 * d.k2 + c_q14 * c_q14 * t282;
-    let inv15 = 1.0 / t397;
-    let t398 = t78 * d.k2 - t241;
-    let t399 = tau[12]
-        + c_q14
-            * (t78 * t282 - 0.5 * t133 * d.k3 - q[15] * (0.5 * t78 * d.k3 - p.mr * t133)
-                - t398) - s_q14 * (t240 + t299) - t182 * (d.k30 - t109);
-    let t400 = d.k0 + s_q17 * s_q17 * d.k2 + c_q17 * c_q17 * t285;
-    let inv16 = 1.0 / t400;
-    let t401 = t89 * d.k2 - t244;
-    let t402 = tau[15]
-        + c_q17
-            * (t89 * t285 - 0.5 * t135 * d.k3 - q[18] * (0.5 * t89 * d.k3 - p.mr * t135)
-                - t401) - s_q17 * (t243 + t302) - t185 * (d.k30 - t110);
+    let vt391 = pair(d.k0, d.k0)
+        + pair(s_q8, s_q11) * pair(s_q8, s_q11) * pair(d.k2, d.k2)
+        + pair(c_q8, c_q11) * pair(c_q8, c_q11) * vt276;
+    let vinv13 = pair(1.0, 1.0) / vt391;
+    let vt392 = vt56 * pair(d.k2, d.k2) - vt235;
+    let vt393 = pair(tau[6], tau[9])
+        + pair(c_q8, c_q11)
+            * (vt56 * vt276 - pair(0.5, 0.5) * vt129 * pair(d.k3, d.k3)
+                - pair(q[9], q[12])
+                    * (pair(0.5, 0.5) * vt56 * pair(d.k3, d.k3)
+                        - pair(p.mr, p.mr) * vt129) - vt392)
+        - pair(s_q8, s_q11) * (vt234 + vt293) - vt176 * (pair(d.k30, d.k30) - vt107);
+    let vt397 = pair(d.k0, d.k0)
+        + pair(s_q14, s_q17) * pair(s_q14, s_q17) * pair(d.k2, d.k2)
+        + pair(c_q14, c_q17) * pair(c_q14, c_q17) * vt282;
+    let vinv15 = pair(1.0, 1.0) / vt397;
+    let vt398 = vt78 * pair(d.k2, d.k2) - vt241;
+    let vt399 = pair(tau[12], tau[15])
+        + pair(c_q14, c_q17)
+            * (vt78 * vt282 - pair(0.5, 0.5) * vt133 * pair(d.k3, d.k3)
+                - pair(q[15], q[18])
+                    * (pair(0.5, 0.5) * vt78 * pair(d.k3, d.k3)
+                        - pair(p.mr, p.mr) * vt133) - vt398)
+        - pair(s_q14, s_q17) * (vt240 + vt299) - vt182 * (pair(d.k30, d.k30) - vt109);
     let t403 = d.k0 + s_q20 * s_q20 * d.k2 + c_q20 * c_q20 * t288;
     let inv17 = 1.0 / t403;
     let t404 = t100 * d.k2 - t247;
@@ -11822,10 +11737,8 @@ fn forward_dynamics_derivatives_with_body(
                 - q[21] * (0.5 * t100 * d.k3 - p.mr * t137) - t404)
         - s_q20 * (t246 + t305) - t188 * (d.k30 - t111);
     let t406 = c_q0 * d.k1;
-    let t407 = c_q7 * d.k1;
-    let t408 = c_q10 * d.k1;
-    let t409 = c_q13 * d.k1;
-    let t410 = c_q16 * d.k1;
+    let vt407 = pair(c_q7, c_q10) * pair(d.k1, d.k1);
+    let vt409 = pair(c_q13, c_q16) * pair(d.k1, d.k1);
     let t411 = c_q19 * d.k1;
     let t412 = (t11 * t142 + t15 * t29 + t20 * t143) * d.k9
         + (t9 * t142 - t14 * t29 - t19 * t143) * d.k8;
@@ -11842,46 +11755,15 @@ fn forward_dynamics_derivatives_with_body(
     let t423 = t175 * d.k4 + t174 * d.k5;
     let t424 = s_q0 * s_q1;
     let t425 = t32 * d.k2;
-    let t426 = q[9] * d.k14;
-    out.0[6][6] = -c_q8 * inv1 * (0.5 * (c_q7 * d.k12 - t407) - c_q7 * t426);
-    let t427 = s_q7 * s_q8;
-    out.0[7][6] = inv0 * (t427 * (0.5 * (d.k12 - d.k1) - t426));
-    let t428 = t57 * d.k2;
-    out.0[7][7] = inv0
-        * (0.5 * (c_q8 * t407 + t178 * d.k3) + t57 * t428 - t55 * t236
-            - q[9] * (p.mr * t178 - 0.5 * t177 * d.k3));
-    let t429 = q[12] * d.k14;
-    out.0[9][9] = -c_q11 * inv3 * (0.5 * (c_q10 * d.k12 - t408) - c_q10 * t429);
-    let t430 = s_q10 * s_q11;
-    out.0[10][9] = inv2 * (t430 * (0.5 * (d.k12 - d.k1) - t429));
-    let t431 = t68 * d.k2;
-    out.0[10][10] = inv2
-        * (0.5 * (c_q11 * t408 + t181 * d.k3) + t68 * t431 - t66 * t239
-            - q[12] * (p.mr * t181 - 0.5 * t180 * d.k3));
-    let t432 = q[15] * d.k14;
-    out.0[12][12] = -c_q14 * inv5 * (0.5 * (c_q13 * d.k12 - t409) - c_q13 * t432);
-    let t433 = s_q13 * s_q14;
-    out.0[13][12] = inv4 * (t433 * (0.5 * (d.k12 - d.k1) - t432));
-    let t434 = t79 * d.k2;
-    out.0[13][13] = inv4
-        * (0.5 * (c_q14 * t409 + t184 * d.k3) + t79 * t434 - t77 * t242
-            - q[15] * (p.mr * t184 - 0.5 * t183 * d.k3));
-    let t435 = q[18] * d.k14;
-    out.0[15][15] = -c_q17 * inv7 * (0.5 * (c_q16 * d.k12 - t410) - c_q16 * t435);
-    let t436 = s_q16 * s_q17;
-    out.0[16][15] = inv6 * (t436 * (0.5 * (d.k12 - d.k1) - t435));
-    let t437 = t90 * d.k2;
-    out.0[16][16] = inv6
-        * (0.5 * (c_q17 * t410 + t187 * d.k3) + t90 * t437 - t88 * t245
-            - q[18] * (p.mr * t187 - 0.5 * t186 * d.k3));
+    let vt426 = pair(q[9], q[12]) * pair(d.k14, d.k14);
+    let vt427 = pair(s_q7, s_q10) * pair(s_q8, s_q11);
+    let vt428 = vt57 * pair(d.k2, d.k2);
+    let vt432 = pair(q[15], q[18]) * pair(d.k14, d.k14);
+    let vt433 = pair(s_q13, s_q16) * pair(s_q14, s_q17);
+    let vt434 = vt79 * pair(d.k2, d.k2);
     let t438 = q[21] * d.k14;
-    out.0[18][18] = -c_q20 * inv9 * (0.5 * (c_q19 * d.k12 - t411) - c_q19 * t438);
     let t439 = s_q19 * s_q20;
-    out.0[19][18] = inv8 * (t439 * (0.5 * (d.k12 - d.k1) - t438));
     let t440 = t101 * d.k2;
-    out.0[19][19] = inv8
-        * (0.5 * (c_q20 * t411 + t190 * d.k3) + t101 * t440 - t99 * t248
-            - q[21] * (p.mr * t190 - 0.5 * t189 * d.k3));
     let t441 = t22 * d.k5 + t23 * d.k7;
     let t442 = t196 * d.k8 + t192 * d.k4 + t193 * d.k5 + t23 * t225 + t24 * (t414 - t228)
         - t49 * t441;
@@ -11923,76 +11805,15 @@ fn forward_dynamics_derivatives_with_body(
     let t468 = t44 * d.k4 + t414 - t42 * d.k5 - t228;
     let t469 = t44 * d.k5 + t231 - t42 * d.k7 - t417;
     let t470 = t207 * d.k8 - t208 * d.k9;
-    let t471 = qd[7] * c_q8;
-    out.1[6][6] = -inv1
-        * (s_q8 * t471 * (d.k2 + d.k0)
-            + c_q8
-                * (0.5 * t209 * d.k3 + t121 * (d.k2 - d.k0)
-                    - q[9] * (p.mr * t209 - t121 * d.k3)));
-    let t472 = q[9] * t294;
-    out.1[6][7] = -inv1
-        * (s_q8 * (t428 + t57 * d.k0)
-            + c_q8 * (t236 + t472 - t55 * d.k0 - q[9] * (2.0 * t210 - t294)));
-    out.1[7][6] = inv0 * (c_q8 * (2.0 * t236 + t472 - q[9] * (2.0 * t210 - t294)));
-    let t473 = qd[7] * (2.0 * t107 - d.k3);
-    out.1[7][8] = -inv0 * t473;
-    out.1[8][7] = d.k33 * t473;
-    let t474 = qd[10] * c_q11;
-    out.1[9][9] = -inv3
-        * (s_q11 * t474 * (d.k2 + d.k0)
-            + c_q11
-                * (0.5 * t212 * d.k3 + t122 * (d.k2 - d.k0)
-                    - q[12] * (p.mr * t212 - t122 * d.k3)));
-    let t475 = q[12] * t297;
-    out.1[9][10] = -inv3
-        * (s_q11 * (t431 + t68 * d.k0)
-            + c_q11 * (t239 + t475 - t66 * d.k0 - q[12] * (2.0 * t213 - t297)));
-    out.1[10][9] = inv2 * (c_q11 * (2.0 * t239 + t475 - q[12] * (2.0 * t213 - t297)));
-    let t476 = qd[10] * (2.0 * t108 - d.k3);
-    out.1[10][11] = -inv2 * t476;
-    out.1[11][10] = d.k33 * t476;
-    let t477 = qd[13] * c_q14;
-    out.1[12][12] = -inv5
-        * (s_q14 * t477 * (d.k2 + d.k0)
-            + c_q14
-                * (0.5 * t215 * d.k3 + t123 * (d.k2 - d.k0)
-                    - q[15] * (p.mr * t215 - t123 * d.k3)));
-    let t478 = q[15] * t300;
-    out.1[12][13] = -inv5
-        * (s_q14 * (t434 + t79 * d.k0)
-            + c_q14 * (t242 + t478 - t77 * d.k0 - q[15] * (2.0 * t216 - t300)));
-    out.1[13][12] = inv4 * (c_q14 * (2.0 * t242 + t478 - q[15] * (2.0 * t216 - t300)));
-    let t479 = qd[13] * (2.0 * t109 - d.k3);
-    out.1[13][14] = -inv4 * t479;
-    out.1[14][13] = d.k33 * t479;
-    let t480 = qd[16] * c_q17;
-    out.1[15][15] = -inv7
-        * (s_q17 * t480 * (d.k2 + d.k0)
-            + c_q17
-                * (0.5 * t218 * d.k3 + t124 * (d.k2 - d.k0)
-                    - q[18] * (p.mr * t218 - t124 * d.k3)));
-    let t481 = q[18] * t303;
-    out.1[15][16] = -inv7
-        * (s_q17 * (t437 + t90 * d.k0)
-            + c_q17 * (t245 + t481 - t88 * d.k0 - q[18] * (2.0 * t219 - t303)));
-    out.1[16][15] = inv6 * (c_q17 * (2.0 * t245 + t481 - q[18] * (2.0 * t219 - t303)));
-    let t482 = qd[16] * (2.0 * t110 - d.k3);
-    out.1[16][17] = -inv6 * t482;
-    out.1[17][16] = d.k33 * t482;
+    let vt471 = pair(qd[7], qd[10]) * pair(c_q8, c_q11);
+    let vt472 = pair(q[9], q[12]) * vt294;
+    let vt473 = pair(qd[7], qd[10]) * (pair(2.0, 2.0) * vt107 - pair(d.k3, d.k3));
+    let vt477 = pair(qd[13], qd[16]) * pair(c_q14, c_q17);
+    let vt478 = pair(q[15], q[18]) * vt300;
+    let vt479 = pair(qd[13], qd[16]) * (pair(2.0, 2.0) * vt109 - pair(d.k3, d.k3));
     let t483 = qd[19] * c_q20;
-    out.1[18][18] = -inv9
-        * (s_q20 * t483 * (d.k2 + d.k0)
-            + c_q20
-                * (0.5 * t221 * d.k3 + t125 * (d.k2 - d.k0)
-                    - q[21] * (p.mr * t221 - t125 * d.k3)));
     let t484 = q[21] * t306;
-    out.1[18][19] = -inv9
-        * (s_q20 * (t440 + t101 * d.k0)
-            + c_q20 * (t248 + t484 - t99 * d.k0 - q[21] * (2.0 * t222 - t306)));
-    out.1[19][18] = inv8 * (c_q20 * (2.0 * t248 + t484 - q[21] * (2.0 * t222 - t306)));
     let t485 = qd[19] * (2.0 * t111 - d.k3);
-    out.1[19][20] = -inv8 * t485;
-    out.1[20][19] = d.k33 * t485;
     let t486 = t263 * d.k72;
     let t487 = c_q1 * (t250 - d.k9 * t262) + s_q1 * t254 - t263 * d.k73;
     let t488 = d.k27 * t487;
@@ -12024,7 +11845,6 @@ fn forward_dynamics_derivatives_with_body(
         - inv19 * t503 * t503;
     let inv20 = 1.0 / t504;
     out.2[0][0] = inv20;
-    out.2[1][1] = inv19 + inv19 * inv19 * t503 * t503 * inv20;
     let t505 = -inv19 * t503 * inv20;
     out.2[0][1] = t505;
     out.2[1][0] = t505;
@@ -12051,7 +11871,6 @@ fn forward_dynamics_derivatives_with_body(
     let t518 = -inv19 * (inv18 * t501 + t503 * inv20 * t506);
     out.2[1][2] = t518;
     out.2[2][1] = t518;
-    out.2[2][2] = inv18 - inv18 * (t501 * t518 + t496 * inv20 * t506);
     let t519 = inv19 * (t509 - t503 * inv20 * t510);
     out.2[1][3] = t519;
     out.2[3][1] = t519;
@@ -12067,13 +11886,10 @@ fn forward_dynamics_derivatives_with_body(
     let t523 = -inv18 * (t492 + t501 * t520 + t496 * inv20 * t513);
     out.2[2][4] = t523;
     out.2[4][2] = t523;
-    out.2[4][4] = d.k27 - t492 * t523 - t499 * t520 - t488 * inv20 * t513;
     let t524 = -inv18 * (t493 + t501 * t521 + t496 * inv20 * t516);
     out.2[2][5] = t524;
     out.2[5][2] = t524;
-    out.2[5][5] = d.k32 - t493 * t524 - t500 * t521 - t489 * inv20 * t516;
     let t525 = d.k77 - t492 * t522 - t499 * t519 - t488 * inv20 * t510;
-    out.2[3][3] = d.k72 - d.k73 * t525 - t495 * t522 - t497 * t519 - t486 * inv20 * t510;
     out.2[3][4] = t525;
     out.2[4][3] = t525;
     let t526 = -t493 * t522 - t500 * t519 - t489 * inv20 * t510;
@@ -12093,7 +11909,6 @@ fn forward_dynamics_derivatives_with_body(
             * (0.5 * (c_q0 * d.k12 - t406) + t144 * (t270 + t271) - t13 * t412
                 - c_q0 * t413) - s_q1 * (t144 * (t274 - t273) - t21 * t412) - t488 * t529
         - t412 * t489 - inv18 * t496 * t530 - inv19 * t503 * t532;
-    out.0[0][0] = inv20 * t533;
     let t534 = 2.0 * t33 - t373;
     let t535 = t28 + q[2] * t534 - 2.0 * t40;
     let t536 = t384 + d.k25 * t387 - d.k26 * t388;
@@ -12153,7 +11968,6 @@ fn forward_dynamics_derivatives_with_body(
                 - q[2]
                     * (d.k10 * t555 + t15 * t565 + t17 * t566 - t14 * t564
                         - 0.5 * d.k3 * t554));
-    out.0[0][1] = inv20 * t570;
     let t571 = t13 * t538 + t17 * t534 - t21 * t113;
     let t572 = d.k9 * (t20 * t113 + t11 * t538 + t15 * t534)
         + d.k8 * (t9 * t538 - t19 * t113 - t14 * t534);
@@ -12166,7 +11980,6 @@ fn forward_dynamics_derivatives_with_body(
         - c_q1 * (t549 + t571 * (t270 + t271) - t13 * t572 - t553 - t252 * t534)
         - s_q1 * (t571 * (t274 - t273) - t21 * t572) - t488 * t573 - t489 * t572
         - inv18 * t496 * t574 - inv19 * t503 * t575;
-    out.0[0][2] = inv20 * t576;
     let t577 = qd[5] * t155 - qd[4] * t157;
     let t578 = t389 + t150 * t374 + t154 * t376 + qd[3] * t157;
     let t579 = 4.0 * t149 * t539 + t156 * t535 + t20 * t541;
@@ -12193,7 +12006,6 @@ fn forward_dynamics_derivatives_with_body(
                 - q[2] * (t15 * t586 + t156 * t552 + t17 * (t587 - t551) - t14 * t585))
         - s_q1 * (t19 * t580 + t154 * t544 + t20 * t548 - t20 * t581 - t21 * t583)
         - t488 * t588 - t489 * t583 - inv18 * t496 * t589 - inv19 * t503 * t590;
-    out.0[0][3] = inv20 * t591;
     let t592 = t12 * t374 + 4.0 * t159 * inv11 * t377 + t162 * t376 - qd[4] * t165;
     let t593 = qd[3] * t165 - qd[5] * t166;
     let t594 = t547 + t163 * t539 + t164 * t535;
@@ -12223,7 +12035,6 @@ fn forward_dynamics_derivatives_with_body(
                         - t14 * t600))
         - s_q1 * (t162 * t543 + t19 * (t595 + t548) - t20 * t596 - t21 * t598)
         - t488 * t603 - t489 * t598 - inv18 * t496 * t604 - inv19 * t503 * t605;
-    out.0[0][4] = inv20 * t606;
     let t607 = t385 + t170 * inv11 * t377 + t171 * t376 + qd[5] * t174;
     let t608 = t172 * t374 + t14 * inv11 * t377 + 4.0 * t173 * t376 - qd[5] * t175;
     let t609 = t174 * t225 + d.k4 * t607 + d.k5 * t608 - t49 * t422;
@@ -12250,7 +12061,6 @@ fn forward_dynamics_derivatives_with_body(
                     * (t170 * t550 + t15 * t615 + t17 * t616 - t14 * t614 - t14 * t551))
         - s_q1 * (t171 * t543 + t19 * t609 + 4.0 * t173 * t544 - t20 * t610 - t21 * t612)
         - t488 * t617 - t489 * t612 - inv18 * t496 * t618 - inv19 * t503 * t619;
-    out.0[0][5] = inv20 * t620;
     let t621 = inv19 * (t532 - t503 * inv20 * t533);
     out.0[1][0] = t621;
     let t622 = inv19 * (t569 - t503 * inv20 * t570);
@@ -12265,155 +12075,70 @@ fn forward_dynamics_derivatives_with_body(
     out.0[1][5] = t626;
     let t627 = inv18 * (t530 - t501 * t621 - t496 * inv20 * t533);
     out.0[2][0] = t627;
-    out.0[5][0] = d.k32 * t412 - t493 * t627 - t500 * t621 - t489 * inv20 * t533;
     let t628 = inv18 * (t568 - t501 * t622 - t496 * inv20 * t570);
     out.0[2][1] = t628;
-    out.0[5][1] = d.k32 * t562 - t493 * t628 - t500 * t622 - t489 * inv20 * t570;
     let t629 = inv18 * (t574 - t501 * t623 - t496 * inv20 * t576);
     out.0[2][2] = t629;
-    out.0[5][2] = d.k32 * t572 - t493 * t629 - t500 * t623 - t489 * inv20 * t576;
     let t630 = inv18 * (t589 - t501 * t624 - t496 * inv20 * t591);
     out.0[2][3] = t630;
-    out.0[5][3] = d.k32 * t583 - t493 * t630 - t500 * t624 - t489 * inv20 * t591;
     let t631 = inv18 * (t604 - t501 * t625 - t496 * inv20 * t606);
     out.0[2][4] = t631;
-    out.0[5][4] = d.k32 * t598 - t493 * t631 - t500 * t625 - t489 * inv20 * t606;
     let t632 = inv18 * (t618 - t501 * t626 - t496 * inv20 * t620);
     out.0[2][5] = t632;
-    out.0[5][5] = d.k32 * t612 - t493 * t632 - t500 * t626 - t489 * inv20 * t620;
     let t633 = d.k27 * t529 - t492 * t627 - t499 * t621 - t488 * inv20 * t533;
-    out.0[3][0] = -t144 * d.k76 - d.k73 * t633 - t495 * t627 - t497 * t621
-        - t486 * inv20 * t533;
     out.0[4][0] = t633;
     let t634 = d.k27 * t567 - t492 * t628 - t499 * t622 - t488 * inv20 * t570;
-    out.0[3][1] = -d.k72 * t559 - d.k73 * t634 - t495 * t628 - t497 * t622
-        - t486 * inv20 * t570;
     out.0[4][1] = t634;
     let t635 = d.k27 * t573 - t492 * t629 - t499 * t623 - t488 * inv20 * t576;
-    out.0[3][2] = -d.k76 * t571 - d.k73 * t635 - t495 * t629 - t497 * t623
-        - t486 * inv20 * t576;
     out.0[4][2] = t635;
     let t636 = d.k27 * t588 - t492 * t630 - t499 * t624 - t488 * inv20 * t591;
-    out.0[3][3] = -d.k72 * t580 - d.k73 * t636 - t495 * t630 - t497 * t624
-        - t486 * inv20 * t591;
     out.0[4][3] = t636;
     let t637 = d.k27 * t603 - t492 * t631 - t499 * t625 - t488 * inv20 * t606;
-    out.0[3][4] = -d.k72 * t595 - d.k73 * t637 - t495 * t631 - t497 * t625
-        - t486 * inv20 * t606;
     out.0[4][4] = t637;
     let t638 = d.k27 * t617 - t492 * t632 - t499 * t626 - t488 * inv20 * t620;
-    out.0[3][5] = -d.k72 * t609 - d.k73 * t638 - t495 * t632 - t497 * t626
-        - t486 * inv20 * t620;
     out.0[4][5] = t638;
-    let t639 = s_q8 * inv13 * t393;
-    let t640 = c_q8 * inv13 * t393;
-    let t641 = 2.0 * t56 - t640;
-    let t642 = t52 + q[9] * t641 - 2.0 * t62;
-    let t643 = p.mr * t642;
-    let t644 = d.k3 * t641;
-    out.0[6][8] = -c_q8 * inv1 * (t644 - t643 - t107 * t641);
-    let t645 = 2.0 * t58 + t639;
-    let t646 = 2.0 * qd[8] * t55 + q[9] * t645;
-    out.0[6][7] = inv1
-        * (s_q8
-            * (0.5 * (d.k3 * t642 - s_q7 * d.k1) + t392 + t235
-                - q[9] * (t643 - 0.5 * t644) - d.k2 * (t640 - t56))
-            - c_q8
-                * (d.k2 * (t58 + t639) + t293 + 0.5 * d.k3 * t646
-                    - q[9] * (p.mr * t646 - 0.5 * d.k3 * t645)));
-    let t647 = t59
-        + inv0
-            * (tau[7] + t57 * t236 + q[9] * (0.5 * t295 - p.mr * t128)
-                + t54 * (t107 + d.k31) + 0.5 * t128 * d.k3);
-    out.0[7][8] = inv0 * (t647 * (d.k3 - t107) - p.mr * (q[9] * t647 + 2.0 * t61 - t54));
-    let t648 = s_q11 * inv14 * t396;
-    let t649 = c_q11 * inv14 * t396;
-    let t650 = 2.0 * t67 - t649;
-    let t651 = t63 + q[12] * t650 - 2.0 * t73;
-    let t652 = p.mr * t651;
-    let t653 = d.k3 * t650;
-    out.0[9][11] = -c_q11 * inv3 * (t653 - t652 - t108 * t650);
-    let t654 = 2.0 * t69 + t648;
-    let t655 = 2.0 * qd[11] * t66 + q[12] * t654;
-    out.0[9][10] = inv3
-        * (s_q11
-            * (0.5 * (d.k3 * t651 - s_q10 * d.k1) + t395 + t238
-                - q[12] * (t652 - 0.5 * t653) - d.k2 * (t649 - t67))
-            - c_q11
-                * (d.k2 * (t69 + t648) + t296 + 0.5 * d.k3 * t655
-                    - q[12] * (p.mr * t655 - 0.5 * d.k3 * t654)));
-    let t656 = t70
-        + inv2
-            * (tau[10] + t68 * t239 + q[12] * (0.5 * t298 - p.mr * t130)
-                + t65 * (t108 + d.k31) + 0.5 * t130 * d.k3);
-    out.0[10][11] = inv2
-        * (t656 * (d.k3 - t108) - p.mr * (q[12] * t656 + 2.0 * t72 - t65));
-    let t657 = s_q14 * inv15 * t399;
-    let t658 = c_q14 * inv15 * t399;
-    let t659 = 2.0 * t78 - t658;
-    let t660 = t74 + q[15] * t659 - 2.0 * t84;
-    let t661 = p.mr * t660;
-    let t662 = d.k3 * t659;
-    out.0[12][14] = -c_q14 * inv5 * (t662 - t661 - t109 * t659);
-    let t663 = 2.0 * t80 + t657;
-    let t664 = 2.0 * qd[14] * t77 + q[15] * t663;
-    out.0[12][13] = inv5
-        * (s_q14
-            * (0.5 * (d.k3 * t660 - s_q13 * d.k1) + t398 + t241
-                - q[15] * (t661 - 0.5 * t662) - d.k2 * (t658 - t78))
-            - c_q14
-                * (d.k2 * (t80 + t657) + t299 + 0.5 * d.k3 * t664
-                    - q[15] * (p.mr * t664 - 0.5 * d.k3 * t663)));
-    let t665 = t81
-        + inv4
-            * (tau[13] + t79 * t242 + q[15] * (0.5 * t301 - p.mr * t132)
-                + t76 * (t109 + d.k31) + 0.5 * t132 * d.k3);
-    out.0[13][14] = inv4
-        * (t665 * (d.k3 - t109) - p.mr * (q[15] * t665 + 2.0 * t83 - t76));
-    let t666 = s_q17 * inv16 * t402;
-    let t667 = c_q17 * inv16 * t402;
-    let t668 = 2.0 * t89 - t667;
-    let t669 = t85 + q[18] * t668 - 2.0 * t95;
-    let t670 = p.mr * t669;
-    let t671 = d.k3 * t668;
-    out.0[15][17] = -c_q17 * inv7 * (t671 - t670 - t110 * t668);
-    let t672 = 2.0 * t91 + t666;
-    let t673 = 2.0 * qd[17] * t88 + q[18] * t672;
-    out.0[15][16] = inv7
-        * (s_q17
-            * (0.5 * (d.k3 * t669 - s_q16 * d.k1) + t401 + t244
-                - q[18] * (t670 - 0.5 * t671) - d.k2 * (t667 - t89))
-            - c_q17
-                * (d.k2 * (t91 + t666) + t302 + 0.5 * d.k3 * t673
-                    - q[18] * (p.mr * t673 - 0.5 * d.k3 * t672)));
-    let t674 = t92
-        + inv6
-            * (tau[16] + t90 * t245 + q[18] * (0.5 * t304 - p.mr * t134)
-                + t87 * (t110 + d.k31) + 0.5 * t134 * d.k3);
-    out.0[16][17] = inv6
-        * (t674 * (d.k3 - t110) - p.mr * (q[18] * t674 + 2.0 * t94 - t87));
+    let vt639 = pair(s_q8, s_q11) * vinv13 * vt393;
+    let vt640 = pair(c_q8, c_q11) * vinv13 * vt393;
+    let vt641 = pair(2.0, 2.0) * vt56 - vt640;
+    let vt642 = vt52 + pair(q[9], q[12]) * vt641 - pair(2.0, 2.0) * vt62;
+    let vt643 = pair(p.mr, p.mr) * vt642;
+    let vt644 = pair(d.k3, d.k3) * vt641;
+    let vt645 = pair(2.0, 2.0) * vt58 + vt639;
+    let vt646 = pair(2.0, 2.0) * pair(qd[8], qd[11]) * vt55 + pair(q[9], q[12]) * vt645;
+    let vt647 = vt59
+        + vinv0
+            * (pair(tau[7], tau[10]) + vt57 * vt236
+                + pair(q[9], q[12]) * (pair(0.5, 0.5) * vt295 - pair(p.mr, p.mr) * vt128)
+                + vt54 * (vt107 + pair(d.k31, d.k31))
+                + pair(0.5, 0.5) * vt128 * pair(d.k3, d.k3));
+    let vt657 = pair(s_q14, s_q17) * vinv15 * vt399;
+    let vt658 = pair(c_q14, c_q17) * vinv15 * vt399;
+    let vt659 = pair(2.0, 2.0) * vt78 - vt658;
+    let vt660 = vt74 + pair(q[15], q[18]) * vt659 - pair(2.0, 2.0) * vt84;
+    let vt661 = pair(p.mr, p.mr) * vt660;
+    let vt662 = pair(d.k3, d.k3) * vt659;
+    let vt663 = pair(2.0, 2.0) * vt80 + vt657;
+    let vt664 = pair(2.0, 2.0) * pair(qd[14], qd[17]) * vt77
+        + pair(q[15], q[18]) * vt663;
+    let vt665 = vt81
+        + vinv4
+            * (pair(tau[13], tau[16]) + vt79 * vt242
+                + pair(q[15], q[18])
+                    * (pair(0.5, 0.5) * vt301 - pair(p.mr, p.mr) * vt132)
+                + vt76 * (vt109 + pair(d.k31, d.k31))
+                + pair(0.5, 0.5) * vt132 * pair(d.k3, d.k3));
     let t675 = s_q20 * inv17 * t405;
     let t676 = c_q20 * inv17 * t405;
     let t677 = 2.0 * t100 - t676;
     let t678 = t96 + q[21] * t677 - 2.0 * t106;
     let t679 = p.mr * t678;
     let t680 = d.k3 * t677;
-    out.0[18][20] = -c_q20 * inv9 * (t680 - t679 - t111 * t677);
     let t681 = 2.0 * t102 + t675;
     let t682 = 2.0 * qd[20] * t99 + q[21] * t681;
-    out.0[18][19] = inv9
-        * (s_q20
-            * (0.5 * (d.k3 * t678 - s_q19 * d.k1) + t404 + t247
-                - q[21] * (t679 - 0.5 * t680) - d.k2 * (t676 - t100))
-            - c_q20
-                * (d.k2 * (t102 + t675) + t305 + 0.5 * d.k3 * t682
-                    - q[21] * (p.mr * t682 - 0.5 * d.k3 * t681)));
     let t683 = t103
         + inv8
             * (tau[19] + t101 * t248 + q[21] * (0.5 * t307 - p.mr * t136)
                 + t98 * (t111 + d.k31) + 0.5 * t136 * d.k3);
-    out.0[19][20] = inv8
-        * (t683 * (d.k3 - t111) - p.mr * (q[21] * t683 + 2.0 * t105 - t98));
     let t684 = d.k73 * t442 - t444;
     let t685 = 2.0 * t195 * d.k10 + t20 * t447 + t495 * t442 - c_q1 * t291 - t19 * t446
         - t21 * t448 - t492 * t684 - t445 * t493;
@@ -12429,7 +12154,6 @@ fn forward_dynamics_derivatives_with_body(
                     * (t191 * d.k10 + t15 * t447 + t17 * t448 - t14 * t446 - t26 * d.k3))
         - s_q1 * (t19 * t442 + t27 * (d.k2 + d.k0) - t20 * t444 - t21 * t445)
         - t488 * t684 - t445 * t489 - inv18 * t496 * t685 - inv19 * t503 * t686;
-    out.1[0][0] = inv20 * t687;
     let t688 = d.k73 * t449 - t450;
     let t689 = t356 - 2.0 * t25 * d.k10;
     let t690 = t20 * t453 + t495 * t449 - t19 * t452 - t21 * t454 - t492 * t688
@@ -12445,7 +12169,6 @@ fn forward_dynamics_derivatives_with_body(
                         - t32 * d.k3))
         - s_q1 * (t233 + t34 * d.k0 + t19 * t449 - t20 * t450 - t21 * t451) - t488 * t688
         - t451 * t489 - inv18 * t496 * t690 - inv19 * t503 * t691;
-    out.1[0][1] = inv20 * t692;
     let t693 = t206 * (d.k75 - d.k9);
     let t694 = t206 * t490 - t492 * t693 - t455 * t493;
     let t695 = t689 + t206 * (t531 + t264 - t265) + t17 * t455 - t499 * t693
@@ -12454,7 +12177,6 @@ fn forward_dynamics_derivatives_with_body(
         - c_q1 * (2.0 * t36 * d.k10 + t206 * (t270 + t271) - t13 * t455 - t291)
         - s_q1 * (t206 * (t274 - t273) - t21 * t455) - t488 * t693 - t455 * t489
         - inv18 * t496 * t694 - inv19 * t503 * t695;
-    out.1[0][2] = inv20 * t696;
     let t697 = d.k73 * t457 - t458;
     let t698 = -t459;
     let t699 = t21 * t461 + t20 * t460 + t495 * t457 - t207 * t274 - t492 * t697
@@ -12468,7 +12190,6 @@ fn forward_dynamics_derivatives_with_body(
                 - q[2] * (t15 * t460 - t207 * t264 - t17 * t461))
         - s_q1 * (t19 * t457 + t21 * t459 - t20 * t458) - t488 * t697 - t489 * t698
         - inv18 * t496 * t699 - inv19 * t503 * t700;
-    out.1[0][3] = inv20 * t701;
     let t702 = t464 + t462 * d.k73;
     let t703 = t492 * t702 - t208 * t273 - t19 * t466 - t21 * t467 - t462 * t495
         - t465 * t493;
@@ -12481,7 +12202,6 @@ fn forward_dynamics_derivatives_with_body(
                 - q[2] * (t17 * t467 - t14 * t466 - t208 * t265))
         - s_q1 * (t19 * t463 - t20 * t464 - t21 * t465) - t462 * t486 - t465 * t489
         - inv18 * t496 * t703 - inv19 * t503 * t704;
-    out.1[0][4] = inv20 * t705;
     let t706 = d.k73 * t468 - t469;
     let t707 = t495 * t468 - 2.0 * (t20 * t364 + t19 * t360) - t21 * t470 - t492 * t706;
     let t708 = t14 * t468 + t497 * t468 - t15 * t469
@@ -12493,7 +12213,6 @@ fn forward_dynamics_derivatives_with_body(
                 - q[2] * (t17 * t470 - 2.0 * (t14 * t360 + t15 * t364)))
         - s_q1 * (t19 * t468 - t20 * t469) - t488 * t706 - inv18 * t496 * t707
         - inv19 * t503 * t708;
-    out.1[0][5] = inv20 * t709;
     let t710 = inv19 * (t686 - t503 * inv20 * t687);
     out.1[1][0] = t710;
     let t711 = inv19 * (t691 - t503 * inv20 * t692);
@@ -12508,46 +12227,374 @@ fn forward_dynamics_derivatives_with_body(
     out.1[1][5] = t715;
     let t716 = inv18 * (t685 - t501 * t710 - t496 * inv20 * t687);
     out.1[2][0] = t716;
-    out.1[5][0] = d.k32 * t445 - t493 * t716 - t500 * t710 - t489 * inv20 * t687;
     let t717 = inv18 * (t690 - t501 * t711 - t496 * inv20 * t692);
     out.1[2][1] = t717;
-    out.1[5][1] = d.k32 * t451 - t493 * t717 - t500 * t711 - t489 * inv20 * t692;
     let t718 = inv18 * (t694 - t501 * t712 - t496 * inv20 * t696);
     out.1[2][2] = t718;
-    out.1[5][2] = d.k32 * t455 - t493 * t718 - t500 * t712 - t489 * inv20 * t696;
     let t719 = inv18 * (t699 - t501 * t713 - t496 * inv20 * t701);
     out.1[2][3] = t719;
-    out.1[5][3] = d.k32 * t698 - t493 * t719 - t500 * t713 - t489 * inv20 * t701;
     let t720 = inv18 * (t703 - t501 * t714 - t496 * inv20 * t705);
     out.1[2][4] = t720;
-    out.1[5][4] = d.k32 * t465 - t493 * t720 - t500 * t714 - t489 * inv20 * t705;
     let t721 = inv18 * (t707 - t501 * t715 - t496 * inv20 * t709);
     out.1[2][5] = t721;
-    out.1[5][5] = -t493 * t721 - t500 * t715 - t489 * inv20 * t709;
     let t722 = d.k27 * t684 - t492 * t716 - t499 * t710 - t488 * inv20 * t687;
-    out.1[3][0] = -d.k72 * t442 - d.k73 * t722 - t495 * t716 - t497 * t710
-        - t486 * inv20 * t687;
     out.1[4][0] = t722;
     let t723 = d.k27 * t688 - t492 * t717 - t499 * t711 - t488 * inv20 * t692;
-    out.1[3][1] = -d.k72 * t449 - d.k73 * t723 - t495 * t717 - t497 * t711
-        - t486 * inv20 * t692;
     out.1[4][1] = t723;
     let t724 = d.k27 * t693 - t492 * t718 - t499 * t712 - t488 * inv20 * t696;
-    out.1[3][2] = -t206 * d.k76 - d.k73 * t724 - t495 * t718 - t497 * t712
-        - t486 * inv20 * t696;
     out.1[4][2] = t724;
     let t725 = d.k27 * t697 - t492 * t719 - t499 * t713 - t488 * inv20 * t701;
-    out.1[3][3] = -d.k72 * t457 - d.k73 * t725 - t495 * t719 - t497 * t713
-        - t486 * inv20 * t701;
     out.1[4][3] = t725;
     let t726 = -d.k27 * t702 - t492 * t720 - t499 * t714 - t488 * inv20 * t705;
-    out.1[3][4] = t462 * d.k72 - d.k73 * t726 - t495 * t720 - t497 * t714
-        - t486 * inv20 * t705;
     out.1[4][4] = t726;
     let t727 = d.k27 * t706 - t492 * t721 - t499 * t715 - t488 * inv20 * t709;
-    out.1[3][5] = -d.k72 * t468 - d.k73 * t727 - t495 * t721 - t497 * t715
-        - t486 * inv20 * t709;
     out.1[4][5] = t727;
+    let o0 = inv20 * t533;
+    out.0[0][0] = o0;
+    let o1 = inv20 * t570;
+    out.0[0][1] = o1;
+    let o2 = inv20 * t576;
+    out.0[0][2] = o2;
+    let o3 = inv20 * t591;
+    out.0[0][3] = o3;
+    let o4 = inv20 * t606;
+    out.0[0][4] = o4;
+    let o5 = inv20 * t620;
+    out.0[0][5] = o5;
+    let o63 = -t144 * d.k76 - d.k73 * t633 - t495 * t627 - t497 * t621
+        - t486 * inv20 * t533;
+    out.0[3][0] = o63;
+    let o64 = -d.k72 * t559 - d.k73 * t634 - t495 * t628 - t497 * t622
+        - t486 * inv20 * t570;
+    out.0[3][1] = o64;
+    let o65 = -d.k76 * t571 - d.k73 * t635 - t495 * t629 - t497 * t623
+        - t486 * inv20 * t576;
+    out.0[3][2] = o65;
+    let o66 = -d.k72 * t580 - d.k73 * t636 - t495 * t630 - t497 * t624
+        - t486 * inv20 * t591;
+    out.0[3][3] = o66;
+    let o67 = -d.k72 * t595 - d.k73 * t637 - t495 * t631 - t497 * t625
+        - t486 * inv20 * t606;
+    out.0[3][4] = o67;
+    let o68 = -d.k72 * t609 - d.k73 * t638 - t495 * t632 - t497 * t626
+        - t486 * inv20 * t620;
+    out.0[3][5] = o68;
+    let o105 = d.k32 * t412 - t493 * t627 - t500 * t621 - t489 * inv20 * t533;
+    out.0[5][0] = o105;
+    let o106 = d.k32 * t562 - t493 * t628 - t500 * t622 - t489 * inv20 * t570;
+    out.0[5][1] = o106;
+    let o107 = d.k32 * t572 - t493 * t629 - t500 * t623 - t489 * inv20 * t576;
+    out.0[5][2] = o107;
+    let o108 = d.k32 * t583 - t493 * t630 - t500 * t624 - t489 * inv20 * t591;
+    out.0[5][3] = o108;
+    let o109 = d.k32 * t598 - t493 * t631 - t500 * t625 - t489 * inv20 * t606;
+    out.0[5][4] = o109;
+    let o110 = d.k32 * t612 - t493 * t632 - t500 * t626 - t489 * inv20 * t620;
+    out.0[5][5] = o110;
+    let vo132 = -(pair(c_q8, c_q11) * vinv1
+        * (pair(0.5, 0.5) * (pair(c_q7, c_q10) * pair(d.k12, d.k12) - vt407)
+            - pair(c_q7, c_q10) * vt426));
+    let (o132, o198) = pair_lanes(vo132);
+    out.0[6][6] = o132;
+    out.0[9][9] = o198;
+    let vo133 = vinv1
+        * (pair(s_q8, s_q11)
+            * (pair(0.5, 0.5)
+                * (pair(d.k3, d.k3) * vt642 - pair(s_q7, s_q10) * pair(d.k1, d.k1))
+                + vt392 + vt235 - pair(q[9], q[12]) * (vt643 - pair(0.5, 0.5) * vt644)
+                - pair(d.k2, d.k2) * (vt640 - vt56))
+            - pair(c_q8, c_q11)
+                * (pair(d.k2, d.k2) * (vt58 + vt639) + vt293
+                    + pair(0.5, 0.5) * pair(d.k3, d.k3) * vt646
+                    - pair(q[9], q[12])
+                        * (pair(p.mr, p.mr) * vt646
+                            - pair(0.5, 0.5) * pair(d.k3, d.k3) * vt645)));
+    let (o133, o199) = pair_lanes(vo133);
+    out.0[6][7] = o133;
+    out.0[9][10] = o199;
+    let vo134 = -(pair(c_q8, c_q11) * vinv1 * (vt644 - vt643 - vt107 * vt641));
+    let (o134, o200) = pair_lanes(vo134);
+    out.0[6][8] = o134;
+    out.0[9][11] = o200;
+    let vo153 = vinv0
+        * (vt427 * (pair(0.5, 0.5) * (pair(d.k12, d.k12) - pair(d.k1, d.k1)) - vt426));
+    let (o153, o219) = pair_lanes(vo153);
+    out.0[7][6] = o153;
+    out.0[10][9] = o219;
+    let vo154 = vinv0
+        * (pair(0.5, 0.5) * (pair(c_q8, c_q11) * vt407 + vt178 * pair(d.k3, d.k3))
+            + vt57 * vt428 - vt55 * vt236
+            - pair(q[9], q[12])
+                * (pair(p.mr, p.mr) * vt178
+                    - pair(0.5, 0.5) * vt177 * pair(d.k3, d.k3)));
+    let (o154, o220) = pair_lanes(vo154);
+    out.0[7][7] = o154;
+    out.0[10][10] = o220;
+    let vo155 = vinv0
+        * (vt647 * (pair(d.k3, d.k3) - vt107)
+            - pair(p.mr, p.mr)
+                * (pair(q[9], q[12]) * vt647 + pair(2.0, 2.0) * vt61 - vt54));
+    let (o155, o221) = pair_lanes(vo155);
+    out.0[7][8] = o155;
+    out.0[10][11] = o221;
+    let vo175 = pair(d.k33, d.k33)
+        * (vt295 - pair(p.mr, p.mr) * (pair(2.0, 2.0) * vt60 - vt54));
+    let (o175, o241) = pair_lanes(vo175);
+    out.0[8][7] = o175;
+    out.0[11][10] = o241;
+    let vo176 = vt116 + pair(qd[7], qd[10]) * pair(qd[7], qd[10]);
+    let (o176, o242) = pair_lanes(vo176);
+    out.0[8][8] = o176;
+    out.0[11][11] = o242;
+    let vo264 = -(pair(c_q14, c_q17) * vinv5
+        * (pair(0.5, 0.5) * (pair(c_q13, c_q16) * pair(d.k12, d.k12) - vt409)
+            - pair(c_q13, c_q16) * vt432));
+    let (o264, o330) = pair_lanes(vo264);
+    out.0[12][12] = o264;
+    out.0[15][15] = o330;
+    let vo265 = vinv5
+        * (pair(s_q14, s_q17)
+            * (pair(0.5, 0.5)
+                * (pair(d.k3, d.k3) * vt660 - pair(s_q13, s_q16) * pair(d.k1, d.k1))
+                + vt398 + vt241 - pair(q[15], q[18]) * (vt661 - pair(0.5, 0.5) * vt662)
+                - pair(d.k2, d.k2) * (vt658 - vt78))
+            - pair(c_q14, c_q17)
+                * (pair(d.k2, d.k2) * (vt80 + vt657) + vt299
+                    + pair(0.5, 0.5) * pair(d.k3, d.k3) * vt664
+                    - pair(q[15], q[18])
+                        * (pair(p.mr, p.mr) * vt664
+                            - pair(0.5, 0.5) * pair(d.k3, d.k3) * vt663)));
+    let (o265, o331) = pair_lanes(vo265);
+    out.0[12][13] = o265;
+    out.0[15][16] = o331;
+    let vo266 = -(pair(c_q14, c_q17) * vinv5 * (vt662 - vt661 - vt109 * vt659));
+    let (o266, o332) = pair_lanes(vo266);
+    out.0[12][14] = o266;
+    out.0[15][17] = o332;
+    let vo285 = vinv4
+        * (vt433 * (pair(0.5, 0.5) * (pair(d.k12, d.k12) - pair(d.k1, d.k1)) - vt432));
+    let (o285, o351) = pair_lanes(vo285);
+    out.0[13][12] = o285;
+    out.0[16][15] = o351;
+    let vo286 = vinv4
+        * (pair(0.5, 0.5) * (pair(c_q14, c_q17) * vt409 + vt184 * pair(d.k3, d.k3))
+            + vt79 * vt434 - vt77 * vt242
+            - pair(q[15], q[18])
+                * (pair(p.mr, p.mr) * vt184
+                    - pair(0.5, 0.5) * vt183 * pair(d.k3, d.k3)));
+    let (o286, o352) = pair_lanes(vo286);
+    out.0[13][13] = o286;
+    out.0[16][16] = o352;
+    let vo287 = vinv4
+        * (vt665 * (pair(d.k3, d.k3) - vt109)
+            - pair(p.mr, p.mr)
+                * (pair(q[15], q[18]) * vt665 + pair(2.0, 2.0) * vt83 - vt76));
+    let (o287, o353) = pair_lanes(vo287);
+    out.0[13][14] = o287;
+    out.0[16][17] = o353;
+    let vo307 = pair(d.k33, d.k33)
+        * (vt301 - pair(p.mr, p.mr) * (pair(2.0, 2.0) * vt82 - vt76));
+    let (o307, o373) = pair_lanes(vo307);
+    out.0[14][13] = o307;
+    out.0[17][16] = o373;
+    let vo308 = vt118 + pair(qd[13], qd[16]) * pair(qd[13], qd[16]);
+    let (o308, o374) = pair_lanes(vo308);
+    out.0[14][14] = o308;
+    out.0[17][17] = o374;
+    let o396 = -c_q20 * inv9 * (0.5 * (c_q19 * d.k12 - t411) - c_q19 * t438);
+    out.0[18][18] = o396;
+    let o397 = inv9
+        * (s_q20
+            * (0.5 * (d.k3 * t678 - s_q19 * d.k1) + t404 + t247
+                - q[21] * (t679 - 0.5 * t680) - d.k2 * (t676 - t100))
+            - c_q20
+                * (d.k2 * (t102 + t675) + t305 + 0.5 * d.k3 * t682
+                    - q[21] * (p.mr * t682 - 0.5 * d.k3 * t681)));
+    out.0[18][19] = o397;
+    let o398 = -c_q20 * inv9 * (t680 - t679 - t111 * t677);
+    out.0[18][20] = o398;
+    let o417 = inv8 * (t439 * (0.5 * (d.k12 - d.k1) - t438));
+    out.0[19][18] = o417;
+    let o418 = inv8
+        * (0.5 * (c_q20 * t411 + t190 * d.k3) + t101 * t440 - t99 * t248
+            - q[21] * (p.mr * t190 - 0.5 * t189 * d.k3));
+    out.0[19][19] = o418;
+    let o419 = inv8 * (t683 * (d.k3 - t111) - p.mr * (q[21] * t683 + 2.0 * t105 - t98));
+    out.0[19][20] = o419;
+    let o439 = d.k33 * (t307 - p.mr * (2.0 * t104 - t98));
+    out.0[20][19] = o439;
+    let o440 = t120 + qd[19] * qd[19];
+    out.0[20][20] = o440;
+    let o441 = inv20 * t687;
+    out.1[0][0] = o441;
+    let o442 = inv20 * t692;
+    out.1[0][1] = o442;
+    let o443 = inv20 * t696;
+    out.1[0][2] = o443;
+    let o444 = inv20 * t701;
+    out.1[0][3] = o444;
+    let o445 = inv20 * t705;
+    out.1[0][4] = o445;
+    let o446 = inv20 * t709;
+    out.1[0][5] = o446;
+    let o504 = -d.k72 * t442 - d.k73 * t722 - t495 * t716 - t497 * t710
+        - t486 * inv20 * t687;
+    out.1[3][0] = o504;
+    let o505 = -d.k72 * t449 - d.k73 * t723 - t495 * t717 - t497 * t711
+        - t486 * inv20 * t692;
+    out.1[3][1] = o505;
+    let o506 = -t206 * d.k76 - d.k73 * t724 - t495 * t718 - t497 * t712
+        - t486 * inv20 * t696;
+    out.1[3][2] = o506;
+    let o507 = -d.k72 * t457 - d.k73 * t725 - t495 * t719 - t497 * t713
+        - t486 * inv20 * t701;
+    out.1[3][3] = o507;
+    let o508 = t462 * d.k72 - d.k73 * t726 - t495 * t720 - t497 * t714
+        - t486 * inv20 * t705;
+    out.1[3][4] = o508;
+    let o509 = -d.k72 * t468 - d.k73 * t727 - t495 * t721 - t497 * t715
+        - t486 * inv20 * t709;
+    out.1[3][5] = o509;
+    let o546 = d.k32 * t445 - t493 * t716 - t500 * t710 - t489 * inv20 * t687;
+    out.1[5][0] = o546;
+    let o547 = d.k32 * t451 - t493 * t717 - t500 * t711 - t489 * inv20 * t692;
+    out.1[5][1] = o547;
+    let o548 = d.k32 * t455 - t493 * t718 - t500 * t712 - t489 * inv20 * t696;
+    out.1[5][2] = o548;
+    let o549 = d.k32 * t698 - t493 * t719 - t500 * t713 - t489 * inv20 * t701;
+    out.1[5][3] = o549;
+    let o550 = d.k32 * t465 - t493 * t720 - t500 * t714 - t489 * inv20 * t705;
+    out.1[5][4] = o550;
+    let o551 = -t493 * t721 - t500 * t715 - t489 * inv20 * t709;
+    out.1[5][5] = o551;
+    let vo573 = -(vinv1
+        * (pair(s_q8, s_q11) * vt471 * (pair(d.k2, d.k2) + pair(d.k0, d.k0))
+            + pair(c_q8, c_q11)
+                * (pair(0.5, 0.5) * vt209 * pair(d.k3, d.k3)
+                    + vt121 * (pair(d.k2, d.k2) - pair(d.k0, d.k0))
+                    - pair(q[9], q[12])
+                        * (pair(p.mr, p.mr) * vt209 - vt121 * pair(d.k3, d.k3)))));
+    let (o573, o639) = pair_lanes(vo573);
+    out.1[6][6] = o573;
+    out.1[9][9] = o639;
+    let vo574 = -(vinv1
+        * (pair(s_q8, s_q11) * (vt428 + vt57 * pair(d.k0, d.k0))
+            + pair(c_q8, c_q11)
+                * (vt236 + vt472 - vt55 * pair(d.k0, d.k0)
+                    - pair(q[9], q[12]) * (pair(2.0, 2.0) * vt210 - vt294))));
+    let (o574, o640) = pair_lanes(vo574);
+    out.1[6][7] = o574;
+    out.1[9][10] = o640;
+    let vo575 = -(pair(c_q8, c_q11) * vinv1 * vt57
+        * (pair(2.0, 2.0) * vt107 - pair(d.k3, d.k3)));
+    let (o575, o641) = pair_lanes(vo575);
+    out.1[6][8] = o575;
+    out.1[9][11] = o641;
+    let vo594 = vinv0
+        * (pair(c_q8, c_q11)
+            * (pair(2.0, 2.0) * vt236 + vt472
+                - pair(q[9], q[12]) * (pair(2.0, 2.0) * vt210 - vt294)));
+    let (o594, o660) = pair_lanes(vo594);
+    out.1[7][6] = o594;
+    out.1[10][9] = o660;
+    let vo595 = vinv0
+        * (pair(qd[8], qd[11]) * (pair(d.k3, d.k3) - pair(2.0, 2.0) * vt107));
+    let (o595, o661) = pair_lanes(vo595);
+    out.1[7][7] = o595;
+    out.1[10][10] = o661;
+    let vo596 = -(vinv0 * vt473);
+    let (o596, o662) = pair_lanes(vo596);
+    out.1[7][8] = o596;
+    out.1[10][11] = o662;
+    let vo615 = pair(d.k33, d.k33)
+        * (vt211 * (pair(2.0, 2.0) * vt107 - pair(d.k3, d.k3)));
+    let (o615, o681) = pair_lanes(vo615);
+    out.1[8][6] = o615;
+    out.1[11][9] = o681;
+    let vo616 = pair(d.k33, d.k33) * vt473;
+    let (o616, o682) = pair_lanes(vo616);
+    out.1[8][7] = o616;
+    out.1[11][10] = o682;
+    let vo705 = -(vinv5
+        * (pair(s_q14, s_q17) * vt477 * (pair(d.k2, d.k2) + pair(d.k0, d.k0))
+            + pair(c_q14, c_q17)
+                * (pair(0.5, 0.5) * vt215 * pair(d.k3, d.k3)
+                    + vt123 * (pair(d.k2, d.k2) - pair(d.k0, d.k0))
+                    - pair(q[15], q[18])
+                        * (pair(p.mr, p.mr) * vt215 - vt123 * pair(d.k3, d.k3)))));
+    let (o705, o771) = pair_lanes(vo705);
+    out.1[12][12] = o705;
+    out.1[15][15] = o771;
+    let vo706 = -(vinv5
+        * (pair(s_q14, s_q17) * (vt434 + vt79 * pair(d.k0, d.k0))
+            + pair(c_q14, c_q17)
+                * (vt242 + vt478 - vt77 * pair(d.k0, d.k0)
+                    - pair(q[15], q[18]) * (pair(2.0, 2.0) * vt216 - vt300))));
+    let (o706, o772) = pair_lanes(vo706);
+    out.1[12][13] = o706;
+    out.1[15][16] = o772;
+    let vo707 = -(pair(c_q14, c_q17) * vinv5 * vt79
+        * (pair(2.0, 2.0) * vt109 - pair(d.k3, d.k3)));
+    let (o707, o773) = pair_lanes(vo707);
+    out.1[12][14] = o707;
+    out.1[15][17] = o773;
+    let vo726 = vinv4
+        * (pair(c_q14, c_q17)
+            * (pair(2.0, 2.0) * vt242 + vt478
+                - pair(q[15], q[18]) * (pair(2.0, 2.0) * vt216 - vt300)));
+    let (o726, o792) = pair_lanes(vo726);
+    out.1[13][12] = o726;
+    out.1[16][15] = o792;
+    let vo727 = vinv4
+        * (pair(qd[14], qd[17]) * (pair(d.k3, d.k3) - pair(2.0, 2.0) * vt109));
+    let (o727, o793) = pair_lanes(vo727);
+    out.1[13][13] = o727;
+    out.1[16][16] = o793;
+    let vo728 = -(vinv4 * vt479);
+    let (o728, o794) = pair_lanes(vo728);
+    out.1[13][14] = o728;
+    out.1[16][17] = o794;
+    let vo747 = pair(d.k33, d.k33)
+        * (vt217 * (pair(2.0, 2.0) * vt109 - pair(d.k3, d.k3)));
+    let (o747, o813) = pair_lanes(vo747);
+    out.1[14][12] = o747;
+    out.1[17][15] = o813;
+    let vo748 = pair(d.k33, d.k33) * vt479;
+    let (o748, o814) = pair_lanes(vo748);
+    out.1[14][13] = o748;
+    out.1[17][16] = o814;
+    let o837 = -inv9
+        * (s_q20 * t483 * (d.k2 + d.k0)
+            + c_q20
+                * (0.5 * t221 * d.k3 + t125 * (d.k2 - d.k0)
+                    - q[21] * (p.mr * t221 - t125 * d.k3)));
+    out.1[18][18] = o837;
+    let o838 = -inv9
+        * (s_q20 * (t440 + t101 * d.k0)
+            + c_q20 * (t248 + t484 - t99 * d.k0 - q[21] * (2.0 * t222 - t306)));
+    out.1[18][19] = o838;
+    let o839 = -c_q20 * inv9 * t101 * (2.0 * t111 - d.k3);
+    out.1[18][20] = o839;
+    let o858 = inv8 * (c_q20 * (2.0 * t248 + t484 - q[21] * (2.0 * t222 - t306)));
+    out.1[19][18] = o858;
+    let o859 = inv8 * (qd[20] * (d.k3 - 2.0 * t111));
+    out.1[19][19] = o859;
+    let o860 = -inv8 * t485;
+    out.1[19][20] = o860;
+    let o879 = d.k33 * (t223 * (2.0 * t111 - d.k3));
+    out.1[20][18] = o879;
+    let o880 = d.k33 * t485;
+    out.1[20][19] = o880;
+    let o904 = inv19 + inv19 * inv19 * t503 * t503 * inv20;
+    out.2[1][1] = o904;
+    let o926 = inv18 - inv18 * (t501 * t518 + t496 * inv20 * t506);
+    out.2[2][2] = o926;
+    let o948 = d.k72 - d.k73 * t525 - t495 * t522 - t497 * t519 - t486 * inv20 * t510;
+    out.2[3][3] = o948;
+    let o970 = d.k27 - t492 * t523 - t499 * t520 - t488 * inv20 * t513;
+    out.2[4][4] = o970;
+    let o992 = d.k32 - t493 * t524 - t500 * t521 - t489 * inv20 * t516;
+    out.2[5][5] = o992;
     out
 }
 

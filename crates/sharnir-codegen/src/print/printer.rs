@@ -156,15 +156,25 @@ impl Printer<'_> {
         lanes: &LaneLeaves<'_>,
     ) -> Result<Option<TokenStream>, EmitError> {
         let both = |value: TokenStream| quote!(pair(#value, #value));
-        let name = |i: usize| {
-            self.locals
+        // A scalar local: `live[s]` where an earlier part of a split
+        // function computed it, its name otherwise.
+        let name = |i: usize| match self.slots.get(i).copied().flatten() {
+            Some(slot) => {
+                let slot = Literal::usize_unsuffixed(slot);
+                Ok(quote!(live[#slot]))
+            }
+            None => self
+                .locals
                 .get(i)
-                .map(|name| Ident::new(name, Span::call_site()))
+                .map(|name| {
+                    let ident = Ident::new(name, Span::call_site());
+                    quote!(#ident)
+                })
                 .ok_or_else(|| {
                     EmitError::Internal(format!(
                         "a lane statement reads local {i}, which the program never defines"
                     ))
-                })
+                }),
         };
         let signed = |c: f64| -> Result<TokenStream, EmitError> {
             Ok(if c < 0.0 {
@@ -197,8 +207,19 @@ impl Printer<'_> {
                 }
             }
             Term::Local(i) => match lanes.locals.get(*i).copied() {
+                // An earlier part's lane statement: its two lanes from
+                // `live`.
+                Some(LaneLeaf::Lane) if self.slots.get(*i).copied().flatten().is_some() => {
+                    let (first, second) = (name(*i)?, name(*i + 1)?);
+                    quote!(pair(#first, #second))
+                }
                 Some(LaneLeaf::Lane) => {
-                    let lane = Ident::new(&format!("v{}", name(*i)?), Span::call_site());
+                    let local = self.locals.get(*i).ok_or_else(|| {
+                        EmitError::Internal(format!(
+                            "a lane statement reads local {i}, which the program never defines"
+                        ))
+                    })?;
+                    let lane = Ident::new(&format!("v{local}"), Span::call_site());
                     quote!(#lane)
                 }
                 Some(LaneLeaf::Paired(other)) => {

@@ -292,8 +292,8 @@ fn statements<'p>(program: &'p Program, lanes: Option<&LaneView<'_>>) -> Vec<Sta
 }
 
 /// The body of `program`'s `_with` function: straight-line `let`s (lane
-/// statements among them where `lanes` pairs its branches and the body is
-/// short, `crate::render::lanes`; `program` is then the pairs' program), or, past
+/// statements among them where `lanes` pairs its branches,
+/// `crate::render::lanes`; `program` is then the pairs' program), or, past
 /// [`SPLIT_ABOVE`] locals, calls of parts that pass on what later parts
 /// read through one `live` array. `places` gives, per output, where in
 /// the result it goes (`[i][j]`, `.bias[i]`, …): with them, each part
@@ -312,30 +312,33 @@ pub(crate) fn body(
     quads: Quads,
     lanes: Option<&Lanes>,
 ) -> Result<Body, EmitError> {
-    // Lane statements only where the body is one run of statements with
-    // its outputs at the end.
-    let view = lanes
-        .filter(|_| program.locals.len() < WRITTEN_EARLY_FROM)
-        .map(LaneView::new);
+    let mut view = lanes.map(LaneView::new);
     let names: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
     let statements = statements(program, view.as_ref());
+    // The lines of one statement: a lane statement's by the view.
+    let print = |statement: &Statement<'_>,
+                 printer: &Printer<'_>,
+                 view: Option<&LaneView<'_>>|
+     -> Result<Vec<Line>, EmitError> {
+        match (statement, view) {
+            (Statement::Lane(k), Some(view)) => Ok(view
+                .statement(program, &names, printer.slots, *k)?
+                .into_iter()
+                .map(Line::Tokens)
+                .collect()),
+            _ => Ok(vec![statement.print(program, printer, quads)?]),
+        }
+    };
     if program.locals.len() <= SPLIT_ABOVE {
         let printer = Printer {
             locals: &names,
             slots: &[],
             lanes: None,
         };
-        let mut lines = Vec::with_capacity(statements.len());
-        for statement in &statements {
-            match (statement, &view) {
-                (Statement::Lane(k), Some(view)) => lines.extend(
-                    view.statement(program, &names, *k)?
-                        .into_iter()
-                        .map(Line::Tokens),
-                ),
-                _ => lines.push(statement.print(program, &printer, quads)?),
-            }
-        }
+        let lines = statements
+            .iter()
+            .map(|statement| print(statement, &printer, view.as_ref()))
+            .collect::<Result<Vec<_>, _>>()?;
         let early = places.filter(|_| program.locals.len() >= WRITTEN_EARLY_FROM);
         return Ok(match early {
             Some(places) => Body {
@@ -344,7 +347,7 @@ pub(crate) fn body(
                 parts: Vec::new(),
             },
             None => Body {
-                statements: lines,
+                statements: lines.into_iter().flatten().collect(),
                 outputs: Some(print_all(&program.outputs, &printer)?),
                 parts: Vec::new(),
             },
@@ -380,15 +383,27 @@ pub(crate) fn body(
         })
         .collect();
     // A local read by a later part, or by an output read later, lives in
-    // `live`.
+    // `live`; a lane statement read by a later part stores both lanes
+    // there, which the later part reads as a pair.
     let mut is_live = vec![false; program.locals.len()];
     for (k, group) in groups.iter().enumerate() {
-        let values = group
-            .iter()
-            .flat_map(|statement| statement.defines())
-            .filter_map(|i| program.locals.get(i).map(|l| &l.value));
-        for read in values.flat_map(Term::locals_read) {
-            is_live[read] |= part_of[read] < k;
+        for statement in group {
+            let reads: Vec<usize> = match (statement, &view) {
+                (Statement::Lane(j), Some(view)) => view.reads(*j),
+                _ => statement
+                    .defines()
+                    .filter_map(|i| program.locals.get(i))
+                    .flat_map(|l| l.value.locals_read())
+                    .collect(),
+            };
+            for read in reads {
+                if part_of[read] < k {
+                    is_live[read] = true;
+                    if let Some(view) = view.as_mut() {
+                        view.read_back(read);
+                    }
+                }
+            }
         }
     }
     for (output, part) in program.outputs.iter().zip(&reader) {
@@ -421,7 +436,7 @@ pub(crate) fn body(
         };
         let mut tokens = Vec::with_capacity(group.len());
         for statement in group {
-            tokens.push(statement.print(program, &printer, quads)?);
+            tokens.extend(print(statement, &printer, view.as_ref())?);
         }
         for statement in group {
             for i in statement.defines() {
@@ -465,14 +480,14 @@ pub(crate) fn body(
     })
 }
 
-/// `lines`, the printed `statements`, with each output written into the
+/// `lines`, the printed `statements` (each one's lines), with each output written into the
 /// result (`out`, at its place) right after the statement that defines the
 /// last local it reads; outputs that read no local first, zeros not at all
 /// (the result's initial value). See [`WRITTEN_EARLY_FROM`].
 fn written_early(
     program: &Program,
     statements: &[Statement<'_>],
-    lines: Vec<Line>,
+    lines: Vec<Vec<Line>>,
     places: &[TokenStream],
     printer: &Printer<'_>,
 ) -> Result<Vec<Line>, EmitError> {
@@ -496,8 +511,8 @@ fn written_early(
     }
     let mut writes = writes.into_iter();
     let mut all: Vec<Line> = writes.next().unwrap_or_default();
-    for (line, written) in lines.into_iter().zip(writes) {
-        all.push(line);
+    for (printed, written) in lines.into_iter().zip(writes) {
+        all.extend(printed);
         all.extend(written);
     }
     Ok(all)

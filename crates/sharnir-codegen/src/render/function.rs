@@ -8,7 +8,7 @@ use crate::plan::PlannedFunction;
 use crate::print::lines::{Line, Lines};
 use crate::print::printer::op_count_literal;
 use crate::print::tokens::Usage;
-use crate::render::body::{body, Body, Quads, WRITTEN_EARLY_FROM};
+use crate::render::body::{body, Body, Quads};
 use crate::render::dispatch::{LanesUse, Parameter};
 use crate::render::lanes::pair_branches;
 use crate::render::result::{places, result_type, result_value, zero};
@@ -152,12 +152,11 @@ pub(crate) fn emit(
         fma: quads == Quads::Lanes && usage.calls("fma"),
     };
     // Two isomorphic branches computed in the lanes of a `Pair`: `f64`
-    // modules that do not fuse, short functions with at most three
-    // `NV × NV` matrices of outputs (not the regressors).
-    let lanes = (avx2_lanes && !fma && program.locals.len() < WRITTEN_EARLY_FROM)
+    // modules that do not fuse, functions with at most three `NV × NV`
+    // matrices of outputs (not the regressors).
+    let lanes = (avx2_lanes && !fma)
         .then(|| pair_branches(program, &facts.branch_renamings, 3 * dof * dof))
-        .flatten()
-        .filter(|l| l.pairs.program.locals.len() < WRITTEN_EARLY_FROM);
+        .flatten();
     let printed = lanes.as_ref().map_or(program, |l| &l.pairs.program);
     let Body {
         mut statements,

@@ -204,13 +204,43 @@ impl<'l> LaneView<'l> {
         self.partner.get(i).copied().unwrap_or(false)
     }
 
+    /// The scalar locals the lane statement of first local `k` reads where
+    /// they come from `live` (a part of a split function reading an
+    /// earlier part's values): a lane statement's both lanes, a paired
+    /// local and its partner, a shared local.
+    pub(crate) fn reads(&self, k: usize) -> Vec<usize> {
+        let Some(local) = self.program.locals.get(k) else {
+            return Vec::new();
+        };
+        local
+            .value
+            .locals_read()
+            .into_iter()
+            .flat_map(|r| match self.leaves.get(r) {
+                Some(LaneLeaf::Lane) => vec![r, r + 1],
+                Some(LaneLeaf::Paired(other)) => vec![r, *other],
+                Some(LaneLeaf::Shared) | None => vec![r],
+            })
+            .collect()
+    }
+
+    /// Marks local `i` as read by scalar code: a part of a split function
+    /// reads it from `live`, where the part that computes it stores it.
+    pub(crate) fn read_back(&mut self, i: usize) {
+        if let Some(read) = self.scalar.get_mut(i) {
+            *read = true;
+        }
+    }
+
     /// The lane statement of first local `k` (partner `k + 1`) of
-    /// `program`, whose locals are named `names`: the `Pair` and, where
-    /// scalar code reads them, its lanes (one statement each).
+    /// `program`, whose locals are named `names` (those of earlier parts
+    /// of a split function kept in `live` at `slots`): the `Pair` and,
+    /// where scalar code reads them, its lanes (one statement each).
     pub(crate) fn statement(
         &self,
         program: &Program,
         names: &[String],
+        slots: &[Option<usize>],
         k: usize,
     ) -> Result<Vec<TokenStream>, EmitError> {
         let (Some(local), Some(partner)) = (program.locals.get(k), names.get(k + 1)) else {
@@ -229,7 +259,7 @@ impl<'l> LaneView<'l> {
         };
         let printer = Printer {
             locals: names,
-            slots: &[],
+            slots,
             lanes: Some(&leaves),
         };
         let value = printer.expr(&local.value)?;
@@ -285,6 +315,7 @@ fn other_constants(first: &Term, second: &Term, found: &mut HashMap<*const Term,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::body::{body, Quads};
     use sharnir_cas::{Local, Term};
 
     fn input(name: &str) -> Box<Term> {
@@ -349,7 +380,7 @@ mod tests {
         let mut statements = Vec::new();
         for &k in &lanes.pairs.firsts {
             assert!(view.is_lane(k) && view.is_partner(k + 1));
-            statements.extend(view.statement(program, &names, k).expect("prints"));
+            statements.extend(view.statement(program, &names, &[], k).expect("prints"));
         }
         let text = statements
             .iter()
@@ -370,6 +401,86 @@ mod tests {
         assert!(text.contains("- pair (0.5 , - 0.5)"), "{text}");
         // Only the last statement, the outputs', is read back.
         assert_eq!(text.matches("pair_lanes (").count(), 1, "{text}");
+    }
+
+    /// The text of a body's statements, or of a part's.
+    fn text(lines: &[crate::print::lines::Line]) -> String {
+        lines
+            .iter()
+            .map(|line| line.to_tokens().to_string().replace(' ', "") + "\n")
+            .collect()
+    }
+
+    #[test]
+    fn a_long_body_writes_its_outputs_after_the_lane_statements() {
+        let program = legs(400);
+        let lanes = pair_branches(&program, &rename(), usize::MAX).expect("the legs pair");
+        let places = [quote!([0]), quote!([1])];
+        let printed = &lanes.pairs.program;
+        assert!(printed.locals.len() >= crate::render::body::WRITTEN_EARLY_FROM);
+        let body = body(printed, Some(&places), Quads::Helper, Some(&lanes)).expect("prints");
+        assert!(body.outputs.is_none() && body.parts.is_empty());
+        let text = text(&body.statements);
+        assert_eq!(text.matches("letvt").count(), 400, "{text}");
+        // The last lane statement read back, then both legs' outputs.
+        let last = text.rfind("pair_lanes(").expect("a read-back");
+        let (first, second) = (
+            text.find("out[0]=").expect("0"),
+            text.find("out[1]=").expect("1"),
+        );
+        assert!(last < first && last < second, "{text}");
+    }
+
+    #[test]
+    fn a_split_body_passes_lane_statements_on_as_their_two_lanes() {
+        let program = legs(800);
+        let lanes = pair_branches(&program, &rename(), usize::MAX).expect("the legs pair");
+        let places = [quote!([0]), quote!([1])];
+        let body = body(
+            &lanes.pairs.program,
+            Some(&places),
+            Quads::Helper,
+            Some(&lanes),
+        )
+        .expect("prints");
+        assert!(body.parts.len() > 1);
+        // What each slot of `live` holds: the local stored there, and the
+        // lane statement whose lanes bound it.
+        let mut stored: HashMap<String, String> = HashMap::new();
+        let mut lanes_of: HashMap<String, (String, usize)> = HashMap::new();
+        let mut across = 0;
+        for part in &body.parts {
+            let text = text(&part.statements);
+            // Every earlier lane statement a part reads, it reads as the two
+            // lanes of one statement, first lane first.
+            for read in text.split("pair(live[").skip(1) {
+                let (first, rest) = read.split_once("],live[").expect("two slots");
+                let (second, _) = rest.split_once("])").expect("closed");
+                let (a, b) = (&stored[first], &stored[second]);
+                // The sines, paired single statements, or a lane statement.
+                match lanes_of.get(a) {
+                    None => assert_eq!((a.as_str(), b.as_str()), ("s0", "s1")),
+                    Some((lane, n)) => {
+                        assert_eq!((*n, &lanes_of[b]), (0, &(lane.clone(), 1)), "{read}");
+                        across += 1;
+                    }
+                }
+            }
+            for line in text.lines() {
+                if let Some(binding) = line.strip_prefix("let(") {
+                    let (names, lane) = binding.split_once(")=pair_lanes(").expect("a read-back");
+                    let lane = lane.trim_end_matches(");").to_owned();
+                    for (n, name) in names.split(',').enumerate() {
+                        lanes_of.insert(name.to_owned(), (lane.clone(), n));
+                    }
+                } else if let Some(store) = line.strip_prefix("live[") {
+                    let (slot, name) = store.split_once("]=").expect("a store");
+                    stored.insert(slot.to_owned(), name.trim_end_matches(';').to_owned());
+                }
+            }
+        }
+        // Each leg's chain crosses every part boundary once.
+        assert_eq!(across, body.parts.len() - 1);
     }
 
     #[test]
