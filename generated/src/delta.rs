@@ -12232,10 +12232,8 @@ fn base_inverse_dynamics_with_body(
     let (s_q10, c_q10) = sin_cos(q[10]);
     let t0 = p.g * s_q0;
     let t1 = p.g * c_q0;
-    let t2 = p.g * s_q1;
-    let t3 = p.g * c_q1;
-    let t4 = p.g * s_q2;
-    let t5 = p.g * c_q2;
+    let vt2 = pair(p.g, p.g) * pair(s_q1, s_q2);
+    let vt3 = pair(p.g, p.g) * pair(c_q1, c_q2);
     let t6 = -t0 - p.la * qd[0] * qd[0];
     let t7 = t1 - p.la * qdd[0];
     let t8 = c_q3 * t6 - s_q3 * t7;
@@ -12252,34 +12250,20 @@ fn base_inverse_dynamics_with_body(
     let t19 = qd[4] * t18;
     let t20 = t12 + t17;
     let t21 = t13 - t19;
-    let t22 = -t2 - p.la * qd[1] * qd[1];
-    let t23 = t3 - p.la * qdd[1];
-    let t24 = c_q5 * t22 - s_q5 * t23;
-    let t25 = s_q5 * t22 + c_q5 * t23;
-    let t26 = qd[1] + qd[5];
-    let t27 = qdd[1] + qdd[5];
-    let t28 = s_q6 * t27;
-    let t29 = c_q6 * t27;
-    let t30 = c_q6 * t26;
-    let t31 = qd[6] * t30;
-    let t32 = s_q6 * t26;
-    let t33 = qd[6] * t32;
-    let t34 = t28 + t31;
-    let t35 = t29 - t33;
-    let t36 = -t4 - p.la * qd[2] * qd[2];
-    let t37 = t5 - p.la * qdd[2];
-    let t38 = c_q7 * t36 - s_q7 * t37;
-    let t39 = s_q7 * t36 + c_q7 * t37;
-    let t40 = qd[2] + qd[7];
-    let t41 = qdd[2] + qdd[7];
-    let t42 = s_q8 * t41;
-    let t43 = c_q8 * t41;
-    let t44 = c_q8 * t40;
-    let t45 = qd[8] * t44;
-    let t46 = s_q8 * t40;
-    let t47 = qd[8] * t46;
-    let t48 = t42 + t45;
-    let t49 = t43 - t47;
+    let vt22 = -vt2 - pair(p.la, p.la) * pair(qd[1], qd[2]) * pair(qd[1], qd[2]);
+    let vt23 = vt3 - pair(p.la, p.la) * pair(qdd[1], qdd[2]);
+    let vt24 = pair(c_q5, c_q7) * vt22 - pair(s_q5, s_q7) * vt23;
+    let vt25 = pair(s_q5, s_q7) * vt22 + pair(c_q5, c_q7) * vt23;
+    let vt26 = pair(qd[1], qd[2]) + pair(qd[5], qd[7]);
+    let vt27 = pair(qdd[1], qdd[2]) + pair(qdd[5], qdd[7]);
+    let vt28 = pair(s_q6, s_q8) * vt27;
+    let vt29 = pair(c_q6, c_q8) * vt27;
+    let vt30 = pair(c_q6, c_q8) * vt26;
+    let vt31 = pair(qd[6], qd[8]) * vt30;
+    let vt32 = pair(s_q6, s_q8) * vt26;
+    let vt33 = pair(qd[6], qd[8]) * vt32;
+    let vt34 = vt28 + vt31;
+    let vt35 = vt29 - vt33;
     let t50 = c_q9 * t18 + s_q9 * t16;
     let t51 = c_q9 * t16 - s_q9 * t18;
     let t52 = qd[4] + qd[9];
@@ -12296,10 +12280,8 @@ fn base_inverse_dynamics_with_body(
     let t63 = t16 * t16 + t61;
     let t64 = qdd[4] + t62;
     let t65 = 2.0 * t19 - t13;
-    let t66 = qd[6] * qd[6];
-    let t67 = t30 * t32;
-    let t68 = qd[8] * qd[8];
-    let t69 = t44 * t46;
+    let vt66 = pair(qd[6], qd[8]) * pair(qd[6], qd[8]);
+    let vt67 = vt30 * vt32;
     let t70 = t14 - p.lb * t63;
     let t71 = p.lb * t64 - t15;
     let t72 = t9 + p.lb * t65;
@@ -12312,29 +12294,26 @@ fn base_inverse_dynamics_with_body(
     let t79 = t18 * beta[13] + t16 * beta[14] + qd[4] * beta[15];
     let t80 = t18 * beta[14] + qd[4] * beta[16];
     let t81 = t18 * beta[15] + t16 * beta[16] + qd[4] * beta[17];
-    let t82 = t32 * beta[22] + t30 * beta[23] + qd[6] * beta[24];
-    let t83 = t32 * beta[23] + qd[6] * beta[25];
-    let t84 = t32 * beta[24] + t30 * beta[25] + qd[6] * beta[26];
-    let t85 = t46 * beta[31] + t44 * beta[32] + qd[8] * beta[33];
-    let t86 = t46 * beta[32] + qd[8] * beta[34];
-    let t87 = t46 * beta[33] + t44 * beta[34] + qd[8] * beta[35];
+    let vt82 = vt32 * pair(beta[22], beta[31]) + vt30 * pair(beta[23], beta[32])
+        + pair(qd[6], qd[8]) * pair(beta[24], beta[33]);
+    let vt83 = vt32 * pair(beta[23], beta[32])
+        + pair(qd[6], qd[8]) * pair(beta[25], beta[34]);
+    let vt84 = vt32 * pair(beta[24], beta[33]) + vt30 * pair(beta[25], beta[34])
+        + pair(qd[6], qd[8]) * pair(beta[26], beta[35]);
     let t88 = t57 * beta[40] + t56 * beta[42];
     let t89 = t55 * beta[40] + t57 * beta[41] + t56 * beta[43];
     let t90 = t55 * beta[42] + t57 * beta[43] + t56 * beta[44];
-    let t91 = t41 * beta[28] + t38 * beta[27]
-        + s_q8
-            * (t48 * beta[31] + t49 * beta[32] + qdd[8] * beta[33] + t44 * t87
-                + t39 * beta[30] - qd[8] * t86)
-        + c_q8
-            * (t48 * beta[32] + qdd[8] * beta[34] + qd[8] * t85 - t46 * t87
-                - t39 * beta[29]);
-    let t92 = t27 * beta[19] + t24 * beta[18]
-        + s_q6
-            * (t34 * beta[22] + t35 * beta[23] + qdd[6] * beta[24] + t30 * t84
-                + t25 * beta[21] - qd[6] * t83)
-        + c_q6
-            * (t34 * beta[23] + qdd[6] * beta[25] + qd[6] * t82 - t32 * t84
-                - t25 * beta[20]);
+    let vt92 = vt27 * pair(beta[19], beta[28]) + vt24 * pair(beta[18], beta[27])
+        + pair(s_q6, s_q8)
+            * (vt34 * pair(beta[22], beta[31]) + vt35 * pair(beta[23], beta[32])
+                + pair(qdd[6], qdd[8]) * pair(beta[24], beta[33]) + vt30 * vt84
+                + vt25 * pair(beta[21], beta[30]) - pair(qd[6], qd[8]) * vt83)
+        + pair(c_q6, c_q8)
+            * (vt34 * pair(beta[23], beta[32])
+                + pair(qdd[6], qdd[8]) * pair(beta[25], beta[34])
+                + pair(qd[6], qd[8]) * vt82 - vt32 * vt84
+                - vt25 * pair(beta[20], beta[29]));
+    let (t92, t91) = pair_lanes(vt92);
     let t93 = (t58 + t78) * beta[39] - (t77 + t56 * t56) * beta[38];
     let t94 = (t78 - t58) * beta[38] - (t55 * t55 + t77) * beta[39];
     let t95 = t58 * beta[40] + t60 * beta[42] + t57 * t90 - t56 * t89 - t74 * beta[39];
@@ -12357,55 +12336,43 @@ fn base_inverse_dynamics_with_body(
         + c_q4
             * (t20 * beta[14] + qdd[4] * beta[16] + qd[4] * t79 + s_q9 * t101
                 + c_q9 * t96 - t18 * t81 - t9 * beta[11] - p.lb * t100);
-    [
-        qdd[0] * beta[2] + t104 - t0 * beta[1] - t1 * beta[0]
-            - p.la
-                * (c_q3
-                    * (t65 * beta[11] + (t12 + 2.0 * t17) * beta[12] + t100
-                        - t10 * t10 * beta[9])
-                    - s_q3
-                        * (t11 * beta[9]
-                            + c_q4
-                                * ((t62 - qdd[4]) * beta[12] + c_q9 * t98 - t63 * beta[11]
-                                    - s_q9 * t99)
-                            - s_q4
-                                * (t64 * beta[11] + t103 - (t18 * t18 + t61) * beta[12]))),
-        qdd[1] * beta[5] + t92 - t2 * beta[4] - t3 * beta[3]
-            - p.la
-                * (c_q5
-                    * ((2.0 * t33 - t29) * beta[20] + (t28 + 2.0 * t31) * beta[21]
-                        - t26 * t26 * beta[18])
-                    - s_q5
-                        * (t27 * beta[18]
-                            + c_q6
-                                * ((t67 - qdd[6]) * beta[21] - (t30 * t30 + t66) * beta[20])
-                            - s_q6
-                                * ((qdd[6] + t67) * beta[20]
-                                    - (t32 * t32 + t66) * beta[21]))),
-        qdd[2] * beta[8] + t91 - t4 * beta[7] - t5 * beta[6]
-            - p.la
-                * (c_q7
-                    * ((2.0 * t47 - t43) * beta[29] + (t42 + 2.0 * t45) * beta[30]
-                        - t40 * t40 * beta[27])
-                    - s_q7
-                        * (t41 * beta[27]
-                            + c_q8
-                                * ((t69 - qdd[8]) * beta[30] - (t44 * t44 + t68) * beta[29])
-                            - s_q8
-                                * ((qdd[8] + t69) * beta[29]
-                                    - (t46 * t46 + t68) * beta[30]))),
-        t104,
-        t20 * beta[15] + t21 * beta[16] + qdd[4] * beta[17] + t18 * t80 + t102
-            + p.lb * t103 - t16 * t79 - t15 * beta[11] - t14 * beta[12],
-        t92,
-        t34 * beta[24] + t35 * beta[25] + qdd[6] * beta[26] + t32 * t83 - t30 * t82
-            - t24 * (s_q6 * beta[20] + c_q6 * beta[21]),
-        t91,
-        t48 * beta[33] + t49 * beta[34] + qdd[8] * beta[35] + t46 * t86 - t44 * t85
-            - t38 * (s_q8 * beta[29] + c_q8 * beta[30]),
-        t102,
-        t96,
-    ]
+    let o0 = qdd[0] * beta[2] + t104 - t0 * beta[1] - t1 * beta[0]
+        - p.la
+            * (c_q3
+                * (t65 * beta[11] + (t12 + 2.0 * t17) * beta[12] + t100
+                    - t10 * t10 * beta[9])
+                - s_q3
+                    * (t11 * beta[9]
+                        + c_q4
+                            * ((t62 - qdd[4]) * beta[12] + c_q9 * t98 - t63 * beta[11]
+                                - s_q9 * t99)
+                        - s_q4
+                            * (t64 * beta[11] + t103 - (t18 * t18 + t61) * beta[12])));
+    let vo1 = pair(qdd[1], qdd[2]) * pair(beta[5], beta[8]) + vt92
+        - vt2 * pair(beta[4], beta[7]) - vt3 * pair(beta[3], beta[6])
+        - pair(p.la, p.la)
+            * (pair(c_q5, c_q7)
+                * ((pair(2.0, 2.0) * vt33 - vt29) * pair(beta[20], beta[29])
+                    + (vt28 + pair(2.0, 2.0) * vt31) * pair(beta[21], beta[30])
+                    - vt26 * vt26 * pair(beta[18], beta[27]))
+                - pair(s_q5, s_q7)
+                    * (vt27 * pair(beta[18], beta[27])
+                        + pair(c_q6, c_q8)
+                            * ((vt67 - pair(qdd[6], qdd[8])) * pair(beta[21], beta[30])
+                                - (vt30 * vt30 + vt66) * pair(beta[20], beta[29]))
+                        - pair(s_q6, s_q8)
+                            * ((pair(qdd[6], qdd[8]) + vt67) * pair(beta[20], beta[29])
+                                - (vt32 * vt32 + vt66) * pair(beta[21], beta[30]))));
+    let (o1, o2) = pair_lanes(vo1);
+    let o4 = t20 * beta[15] + t21 * beta[16] + qdd[4] * beta[17] + t18 * t80 + t102
+        + p.lb * t103 - t16 * t79 - t15 * beta[11] - t14 * beta[12];
+    let vo6 = vt34 * pair(beta[24], beta[33]) + vt35 * pair(beta[25], beta[34])
+        + pair(qdd[6], qdd[8]) * pair(beta[26], beta[35]) + vt32 * vt83 - vt30 * vt82
+        - vt24
+            * (pair(s_q6, s_q8) * pair(beta[20], beta[29])
+                + pair(c_q6, c_q8) * pair(beta[21], beta[30]));
+    let (o6, o8) = pair_lanes(vo6);
+    [o0, o1, o2, t104, o4, t92, o6, t91, o8, t102, t96]
 }
 
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

@@ -11273,34 +11273,22 @@ fn base_inverse_dynamics_with_body(
     let t13 = qd[4] * t12;
     let t14 = t6 + t11;
     let t15 = t7 - t13;
-    let t16 = -9.81 * s_q1 - 0.2 * qd[1] * qd[1];
-    let t17 = 9.81 * c_q1 - 0.2 * qdd[1];
-    let t18 = c_q5 * t16 - s_q5 * t17;
-    let t19 = s_q5 * t16 + c_q5 * t17;
-    let t20 = qd[1] + qd[5];
-    let t21 = qdd[1] + qdd[5];
-    let t22 = s_q6 * t21;
-    let t23 = c_q6 * t21;
-    let t24 = c_q6 * t20;
-    let t25 = qd[6] * t24;
-    let t26 = s_q6 * t20;
-    let t27 = qd[6] * t26;
-    let t28 = t22 + t25;
-    let t29 = t23 - t27;
-    let t30 = -9.81 * s_q2 - 0.2 * qd[2] * qd[2];
-    let t31 = 9.81 * c_q2 - 0.2 * qdd[2];
-    let t32 = c_q7 * t30 - s_q7 * t31;
-    let t33 = s_q7 * t30 + c_q7 * t31;
-    let t34 = qd[2] + qd[7];
-    let t35 = qdd[2] + qdd[7];
-    let t36 = s_q8 * t35;
-    let t37 = c_q8 * t35;
-    let t38 = c_q8 * t34;
-    let t39 = qd[8] * t38;
-    let t40 = s_q8 * t34;
-    let t41 = qd[8] * t40;
-    let t42 = t36 + t39;
-    let t43 = t37 - t41;
+    let vt16 = pair(-9.81, -9.81) * pair(s_q1, s_q2)
+        - pair(0.2, 0.2) * pair(qd[1], qd[2]) * pair(qd[1], qd[2]);
+    let vt17 = pair(9.81, 9.81) * pair(c_q1, c_q2)
+        - pair(0.2, 0.2) * pair(qdd[1], qdd[2]);
+    let vt18 = pair(c_q5, c_q7) * vt16 - pair(s_q5, s_q7) * vt17;
+    let vt19 = pair(s_q5, s_q7) * vt16 + pair(c_q5, c_q7) * vt17;
+    let vt20 = pair(qd[1], qd[2]) + pair(qd[5], qd[7]);
+    let vt21 = pair(qdd[1], qdd[2]) + pair(qdd[5], qdd[7]);
+    let vt22 = pair(s_q6, s_q8) * vt21;
+    let vt23 = pair(c_q6, c_q8) * vt21;
+    let vt24 = pair(c_q6, c_q8) * vt20;
+    let vt25 = pair(qd[6], qd[8]) * vt24;
+    let vt26 = pair(s_q6, s_q8) * vt20;
+    let vt27 = pair(qd[6], qd[8]) * vt26;
+    let vt28 = vt22 + vt25;
+    let vt29 = vt23 - vt27;
     let t44 = c_q9 * t12 + s_q9 * t10;
     let t45 = c_q9 * t10 - s_q9 * t12;
     let t46 = qd[4] * qd[4];
@@ -11314,10 +11302,8 @@ fn base_inverse_dynamics_with_body(
     let t54 = c_q9 * t15 + qdd[10] - s_q9 * t14 - qd[9] * t44;
     let t55 = c_q10 * t50 - s_q10 * t49 - qd[10] * t52;
     let t56 = qd[10] * t51 + s_q10 * t50 + c_q10 * t49;
-    let t57 = qd[6] * qd[6];
-    let t58 = t24 * t26;
-    let t59 = qd[8] * qd[8];
-    let t60 = t38 * t40;
+    let vt57 = pair(qd[6], qd[8]) * pair(qd[6], qd[8]);
+    let vt58 = vt24 * vt26;
     let t61 = t53 * t53;
     let t62 = t51 * t52;
     let t63 = t45 * t48;
@@ -11333,29 +11319,26 @@ fn base_inverse_dynamics_with_body(
     let t73 = t12 * beta[13] + t10 * beta[14] + qd[4] * beta[15];
     let t74 = t12 * beta[14] + qd[4] * beta[16];
     let t75 = t12 * beta[15] + t10 * beta[16] + qd[4] * beta[17];
-    let t76 = t26 * beta[22] + t24 * beta[23] + qd[6] * beta[24];
-    let t77 = t26 * beta[23] + qd[6] * beta[25];
-    let t78 = t26 * beta[24] + t24 * beta[25] + qd[6] * beta[26];
-    let t79 = t40 * beta[31] + t38 * beta[32] + qd[8] * beta[33];
-    let t80 = t40 * beta[32] + qd[8] * beta[34];
-    let t81 = t40 * beta[33] + t38 * beta[34] + qd[8] * beta[35];
+    let vt76 = vt26 * pair(beta[22], beta[31]) + vt24 * pair(beta[23], beta[32])
+        + pair(qd[6], qd[8]) * pair(beta[24], beta[33]);
+    let vt77 = vt26 * pair(beta[23], beta[32])
+        + pair(qd[6], qd[8]) * pair(beta[25], beta[34]);
+    let vt78 = vt26 * pair(beta[24], beta[33]) + vt24 * pair(beta[25], beta[34])
+        + pair(qd[6], qd[8]) * pair(beta[26], beta[35]);
     let t82 = t53 * beta[40] + t52 * beta[42];
     let t83 = t51 * beta[40] + t53 * beta[41] + t52 * beta[43];
     let t84 = t51 * beta[42] + t53 * beta[43] + t52 * beta[44];
-    let t85 = t35 * beta[28] + t32 * beta[27]
-        + s_q8
-            * (t42 * beta[31] + t43 * beta[32] + qdd[8] * beta[33] + t38 * t81
-                + t33 * beta[30] - qd[8] * t80)
-        + c_q8
-            * (t42 * beta[32] + qdd[8] * beta[34] + qd[8] * t79 - t40 * t81
-                - t33 * beta[29]);
-    let t86 = t21 * beta[19] + t18 * beta[18]
-        + s_q6
-            * (t28 * beta[22] + t29 * beta[23] + qdd[6] * beta[24] + t24 * t78
-                + t19 * beta[21] - qd[6] * t77)
-        + c_q6
-            * (t28 * beta[23] + qdd[6] * beta[25] + qd[6] * t76 - t26 * t78
-                - t19 * beta[20]);
+    let vt86 = vt21 * pair(beta[19], beta[28]) + vt18 * pair(beta[18], beta[27])
+        + pair(s_q6, s_q8)
+            * (vt28 * pair(beta[22], beta[31]) + vt29 * pair(beta[23], beta[32])
+                + pair(qdd[6], qdd[8]) * pair(beta[24], beta[33]) + vt24 * vt78
+                + vt19 * pair(beta[21], beta[30]) - pair(qd[6], qd[8]) * vt77)
+        + pair(c_q6, c_q8)
+            * (vt28 * pair(beta[23], beta[32])
+                + pair(qdd[6], qdd[8]) * pair(beta[25], beta[34])
+                + pair(qd[6], qd[8]) * vt76 - vt26 * vt78
+                - vt19 * pair(beta[20], beta[29]));
+    let (t86, t85) = pair_lanes(vt86);
     let t87 = (t54 + t62) * beta[39] - (t61 + t52 * t52) * beta[38];
     let t88 = (t62 - t54) * beta[38] - (t61 + t51 * t51) * beta[39];
     let t89 = t54 * beta[40] + t56 * beta[42] + t53 * t84 - t52 * t83 - t72 * beta[39];
@@ -11378,55 +11361,44 @@ fn base_inverse_dynamics_with_body(
         + c_q4
             * (t14 * beta[14] + qdd[4] * beta[16] + qd[4] * t73 + s_q9 * t95 + c_q9 * t90
                 - t12 * t75 - t3 * beta[11] - 0.45 * t94);
-    [
-        qdd[0] * beta[2] + t98 - 9.81 * (s_q0 * beta[1] + c_q0 * beta[0])
-            - 0.2
-                * (c_q3
-                    * (t67 * beta[11] + (t6 + 2.0 * t11) * beta[12] + t94
-                        - t4 * t4 * beta[9])
-                    - s_q3
-                        * (t5 * beta[9]
-                            + c_q4
-                                * ((t47 - qdd[4]) * beta[12] + c_q9 * t92 - t65 * beta[11]
-                                    - s_q9 * t93)
-                            - s_q4
-                                * (t66 * beta[11] + t97 - (t46 + t12 * t12) * beta[12]))),
-        qdd[1] * beta[5] + t86 - 9.81 * (s_q1 * beta[4] + c_q1 * beta[3])
-            - 0.2
-                * (c_q5
-                    * ((2.0 * t27 - t23) * beta[20] + (t22 + 2.0 * t25) * beta[21]
-                        - t20 * t20 * beta[18])
-                    - s_q5
-                        * (t21 * beta[18]
-                            + c_q6
-                                * ((t58 - qdd[6]) * beta[21] - (t24 * t24 + t57) * beta[20])
-                            - s_q6
-                                * ((qdd[6] + t58) * beta[20]
-                                    - (t57 + t26 * t26) * beta[21]))),
-        qdd[2] * beta[8] + t85 - 9.81 * (s_q2 * beta[7] + c_q2 * beta[6])
-            - 0.2
-                * (c_q7
-                    * ((2.0 * t41 - t37) * beta[29] + (t36 + 2.0 * t39) * beta[30]
-                        - t34 * t34 * beta[27])
-                    - s_q7
-                        * (t35 * beta[27]
-                            + c_q8
-                                * ((t60 - qdd[8]) * beta[30] - (t38 * t38 + t59) * beta[29])
-                            - s_q8
-                                * ((qdd[8] + t60) * beta[29]
-                                    - (t59 + t40 * t40) * beta[30]))),
-        t98,
-        t14 * beta[15] + t15 * beta[16] + qdd[4] * beta[17] + t12 * t74 + t96
-            + 0.45 * t97 - t10 * t73 - t9 * beta[11] - t8 * beta[12],
-        t86,
-        t28 * beta[24] + t29 * beta[25] + qdd[6] * beta[26] + t26 * t77 - t24 * t76
-            - t18 * (s_q6 * beta[20] + c_q6 * beta[21]),
-        t85,
-        t42 * beta[33] + t43 * beta[34] + qdd[8] * beta[35] + t40 * t80 - t38 * t79
-            - t32 * (s_q8 * beta[29] + c_q8 * beta[30]),
-        t96,
-        t90,
-    ]
+    let o0 = qdd[0] * beta[2] + t98 - 9.81 * (s_q0 * beta[1] + c_q0 * beta[0])
+        - 0.2
+            * (c_q3
+                * (t67 * beta[11] + (t6 + 2.0 * t11) * beta[12] + t94
+                    - t4 * t4 * beta[9])
+                - s_q3
+                    * (t5 * beta[9]
+                        + c_q4
+                            * ((t47 - qdd[4]) * beta[12] + c_q9 * t92 - t65 * beta[11]
+                                - s_q9 * t93)
+                        - s_q4 * (t66 * beta[11] + t97 - (t46 + t12 * t12) * beta[12])));
+    let vo1 = pair(qdd[1], qdd[2]) * pair(beta[5], beta[8]) + vt86
+        - pair(9.81, 9.81)
+            * (pair(s_q1, s_q2) * pair(beta[4], beta[7])
+                + pair(c_q1, c_q2) * pair(beta[3], beta[6]))
+        - pair(0.2, 0.2)
+            * (pair(c_q5, c_q7)
+                * ((pair(2.0, 2.0) * vt27 - vt23) * pair(beta[20], beta[29])
+                    + (vt22 + pair(2.0, 2.0) * vt25) * pair(beta[21], beta[30])
+                    - vt20 * vt20 * pair(beta[18], beta[27]))
+                - pair(s_q5, s_q7)
+                    * (vt21 * pair(beta[18], beta[27])
+                        + pair(c_q6, c_q8)
+                            * ((vt58 - pair(qdd[6], qdd[8])) * pair(beta[21], beta[30])
+                                - (vt24 * vt24 + vt57) * pair(beta[20], beta[29]))
+                        - pair(s_q6, s_q8)
+                            * ((pair(qdd[6], qdd[8]) + vt58) * pair(beta[20], beta[29])
+                                - (vt57 + vt26 * vt26) * pair(beta[21], beta[30]))));
+    let (o1, o2) = pair_lanes(vo1);
+    let o4 = t14 * beta[15] + t15 * beta[16] + qdd[4] * beta[17] + t12 * t74 + t96
+        + 0.45 * t97 - t10 * t73 - t9 * beta[11] - t8 * beta[12];
+    let vo6 = vt28 * pair(beta[24], beta[33]) + vt29 * pair(beta[25], beta[34])
+        + pair(qdd[6], qdd[8]) * pair(beta[26], beta[35]) + vt26 * vt77 - vt24 * vt76
+        - vt18
+            * (pair(s_q6, s_q8) * pair(beta[20], beta[29])
+                + pair(c_q6, c_q8) * pair(beta[21], beta[30]));
+    let (o6, o8) = pair_lanes(vo6);
+    [o0, o1, o2, t98, o4, t86, o6, t85, o8, t96, t90]
 }
 
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

@@ -1865,34 +1865,30 @@ pub fn base_inverse_dynamics_with(
         q[2],
         q[3],
     );
-    let t0 = 9.81 * s_q0 - 0.2 * qd[0] * qd[0];
-    let t1 = 9.81 * c_q0 + 0.2 * qdd[0];
-    let t2 = qd[0] + qd[1];
-    let t3 = qdd[0] + qdd[1];
-    let t4 = 9.81 * s_q2 - 0.2 * qd[2] * qd[2];
-    let t5 = 9.81 * c_q2 + 0.2 * qdd[2];
-    let t6 = qd[2] + qd[3];
-    let t7 = qdd[2] + qdd[3];
-    let t8 = t3 * beta[5];
-    let t9 = (c_q1 * t1 - s_q1 * t0) * beta[3];
-    let t10 = (c_q1 * t0 + s_q1 * t1) * beta[4];
-    let t11 = t7 * beta[11];
-    let t12 = (c_q3 * t5 - s_q3 * t4) * beta[9];
-    let t13 = (c_q3 * t4 + s_q3 * t5) * beta[10];
-    let t14 = t8 + t9 - t10;
-    let t15 = t11 + t12 - t13;
-    [
-        t14 + qdd[0] * beta[2] + 9.81 * (c_q0 * beta[0] - s_q0 * beta[1])
-            + 0.2
-                * (c_q1 * (t3 * beta[3] - t2 * t2 * beta[4])
-                    - s_q1 * (t3 * beta[4] + t2 * t2 * beta[3])),
-        t14,
-        t15 + qdd[2] * beta[8] + 9.81 * (c_q2 * beta[6] - s_q2 * beta[7])
-            + 0.2
-                * (c_q3 * (t7 * beta[9] - t6 * t6 * beta[10])
-                    - s_q3 * (t7 * beta[10] + t6 * t6 * beta[9])),
-        t15,
-    ]
+    let vt0 = pair(9.81, 9.81) * pair(s_q0, s_q2)
+        - pair(0.2, 0.2) * pair(qd[0], qd[2]) * pair(qd[0], qd[2]);
+    let vt1 = pair(9.81, 9.81) * pair(c_q0, c_q2)
+        + pair(0.2, 0.2) * pair(qdd[0], qdd[2]);
+    let vt2 = pair(qd[0], qd[2]) + pair(qd[1], qd[3]);
+    let vt3 = pair(qdd[0], qdd[2]) + pair(qdd[1], qdd[3]);
+    let vt8 = vt3 * pair(beta[5], beta[11]);
+    let vt9 = (pair(c_q1, c_q3) * vt1 - pair(s_q1, s_q3) * vt0) * pair(beta[3], beta[9]);
+    let vt10 = (pair(c_q1, c_q3) * vt0 + pair(s_q1, s_q3) * vt1)
+        * pair(beta[4], beta[10]);
+    let vt14 = vt8 + vt9 - vt10;
+    let (t14, t15) = pair_lanes(vt14);
+    let vo0 = vt14 + pair(qdd[0], qdd[2]) * pair(beta[2], beta[8])
+        + pair(9.81, 9.81)
+            * (pair(c_q0, c_q2) * pair(beta[0], beta[6])
+                - pair(s_q0, s_q2) * pair(beta[1], beta[7]))
+        + pair(0.2, 0.2)
+            * (pair(c_q1, c_q3)
+                * (vt3 * pair(beta[3], beta[9]) - vt2 * vt2 * pair(beta[4], beta[10]))
+                - pair(s_q1, s_q3)
+                    * (vt3 * pair(beta[4], beta[10])
+                        + vt2 * vt2 * pair(beta[3], beta[9])));
+    let (o0, o2) = pair_lanes(vo0);
+    [o0, t14, o2, t15]
 }
 
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

@@ -3797,83 +3797,83 @@ pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV]
         q[10],
         q[11],
     );
-    let vt0 = pair(p.g, p.g) * pair(s_q0, s_q6);
-    let vt1 = pair(p.g, p.g) * pair(c_q0, c_q6);
-    let vt2 = pair(p.g, p.g) * pair(s_q3, s_q9);
-    let vt3 = pair(p.g, p.g) * pair(c_q3, c_q9);
-    let vt8 = vt1 * pair(s_q1, s_q7);
-    let vt9 = vt1 * pair(c_q1, c_q7);
-    let vt10 = vt3 * pair(s_q4, s_q10);
-    let vt11 = vt3 * pair(c_q4, c_q10);
-    let vt16 = vt0 * pair(c_q2, c_q8);
-    let vt17 = vt0 * pair(s_q2, s_q8);
-    let vt18 = vt2 * pair(c_q5, c_q11);
-    let vt19 = vt2 * pair(s_q5, s_q11);
-    let vt24 = pair(s_q2, s_q8) * vt8 - pair(c_q2, c_q8) * vt9;
-    let vt25 = pair(s_q5, s_q11) * vt10 - pair(c_q5, c_q11) * vt11;
-    let vt28 = pair(s_q1, s_q7) * vt16 + pair(c_q1, c_q7) * vt17;
+    let vt2 = pair(p.g, p.g) * pair(s_q3, s_q6);
+    let vt3 = pair(p.g, p.g) * pair(c_q3, c_q6);
+    let vt0 = pair(p.g, p.g) * pair(s_q0, s_q9);
+    let vt1 = pair(p.g, p.g) * pair(c_q0, c_q9);
+    let vt8 = vt1 * pair(s_q1, s_q10);
+    let vt9 = vt1 * pair(c_q1, c_q10);
+    let vt10 = vt3 * pair(s_q4, s_q7);
+    let vt11 = vt3 * pair(c_q4, c_q7);
+    let vt16 = vt0 * pair(c_q2, c_q11);
+    let vt17 = vt0 * pair(s_q2, s_q11);
+    let vt18 = vt2 * pair(c_q5, c_q8);
+    let vt19 = vt2 * pair(s_q5, s_q8);
+    let vt24 = pair(s_q2, s_q11) * vt8 - pair(c_q2, c_q11) * vt9;
+    let vt25 = pair(s_q5, s_q8) * vt10 - pair(c_q5, c_q8) * vt11;
+    let vt28 = pair(s_q1, s_q10) * vt16 + pair(c_q1, c_q10) * vt17;
     let vt29 = pair(-0.0038482516772412995, -0.0038482516772412995) * vt28;
-    let (t29, t33) = pair_lanes(vt29);
-    let vt30 = pair(s_q4, s_q10) * vt18 + pair(c_q4, c_q10) * vt19;
+    let (t29, t35) = pair_lanes(vt29);
+    let vt30 = pair(s_q4, s_q7) * vt18 + pair(c_q4, c_q7) * vt19;
     let vt31 = pair(-0.0038482516772412995, -0.0038482516772412995) * vt30;
-    let (t31, t35) = pair_lanes(vt31);
+    let (t31, t33) = pair_lanes(vt31);
     let vt36 = pair(-0.0038482516772412995, -0.0038482516772412995) * vt24;
-    let (t36, t38) = pair_lanes(vt36);
+    let (t36, t39) = pair_lanes(vt36);
     let vt37 = pair(-0.0038482516772412995, -0.0038482516772412995) * vt25;
-    let (t37, t39) = pair_lanes(vt37);
+    let (t37, t38) = pair_lanes(vt37);
     let vo0 = vt1
-        * (pair(c_q1, c_q7)
+        * (pair(c_q1, c_q10)
             * (pair(0.01771278698415, 0.01771278698415)
-                + pair(0.0038482516772412995, 0.0038482516772412995) * pair(c_q2, c_q8))
-            + pair(s_q1, s_q7)
-                * (pair(0.0000020453744565, 0.0000020453744565)
+                + pair(0.0038482516772412995, 0.0038482516772412995) * pair(c_q2, c_q11))
+            + pair(s_q1, s_q10)
+                * (pair(0.0000020453744565, -0.0000020453744565)
                     - pair(0.0038482516772412995, 0.0038482516772412995)
-                        * pair(s_q2, s_q8)))
-        - pair(0.008674079908742902, 0.008674079908742902) * vt0;
-    let (o0, o78) = pair_lanes(vo0);
-    let vo1 = pair(c_q1, c_q7)
-        * (pair(0.0000020453744565, 0.0000020453744565) * vt0
+                        * pair(s_q2, s_q11)))
+        - pair(0.008674079908742902, -0.008674079908742902) * vt0;
+    let (o0, o117) = pair_lanes(vo0);
+    let vo1 = pair(c_q1, c_q10)
+        * (pair(0.0000020453744565, -0.0000020453744565) * vt0
             - pair(0.0038482516772412995, 0.0038482516772412995) * vt17)
-        - pair(s_q1, s_q7)
+        - pair(s_q1, s_q10)
             * (pair(0.01771278698415, 0.01771278698415) * vt0
                 + pair(0.0038482516772412995, 0.0038482516772412995) * vt16);
-    let (o1, o79) = pair_lanes(vo1);
+    let (o1, o118) = pair_lanes(vo1);
     let vo12 = vt0
-        * (pair(0.0000020453744565, 0.0000020453744565) * pair(c_q1, c_q7)
-            - pair(0.01771278698415, 0.01771278698415) * pair(s_q1, s_q7))
+        * (pair(0.0000020453744565, -0.0000020453744565) * pair(c_q1, c_q10)
+            - pair(0.01771278698415, 0.01771278698415) * pair(s_q1, s_q10))
         - pair(0.0038482516772412995, 0.0038482516772412995) * vt28;
-    let (o12, o90) = pair_lanes(vo12);
-    let vo13 = pair(0.0000020453744565, 0.0000020453744565) * vt8
+    let (o12, o129) = pair_lanes(vo12);
+    let vo13 = pair(0.0000020453744565, -0.0000020453744565) * vt8
         + pair(0.01771278698415, 0.01771278698415) * vt9
         - pair(0.0038482516772412995, 0.0038482516772412995) * vt24;
-    let (o13, o91) = pair_lanes(vo13);
-    let vo39 = pair(0.008674079908742902, 0.008674079908742902) * vt2
+    let (o13, o130) = pair_lanes(vo13);
+    let vo39 = pair(0.008674079908742902, -0.008674079908742902) * vt2
         + vt3
-            * (pair(c_q4, c_q10)
+            * (pair(c_q4, c_q7)
                 * (pair(0.01771278698415, 0.01771278698415)
                     + pair(0.0038482516772412995, 0.0038482516772412995)
-                        * pair(c_q5, c_q11))
-                + pair(s_q4, s_q10)
-                    * (pair(-0.0000020453744565, -0.0000020453744565)
+                        * pair(c_q5, c_q8))
+                + pair(s_q4, s_q7)
+                    * (pair(-0.0000020453744565, 0.0000020453744565)
                         - pair(0.0038482516772412995, 0.0038482516772412995)
-                            * pair(s_q5, s_q11)));
-    let (o39, o117) = pair_lanes(vo39);
-    let vo40 = pair(c_q4, c_q10)
-        * (pair(-0.0000020453744565, -0.0000020453744565) * vt2
+                            * pair(s_q5, s_q8)));
+    let (o39, o78) = pair_lanes(vo39);
+    let vo40 = pair(c_q4, c_q7)
+        * (pair(-0.0000020453744565, 0.0000020453744565) * vt2
             - pair(0.0038482516772412995, 0.0038482516772412995) * vt19)
-        - pair(s_q4, s_q10)
+        - pair(s_q4, s_q7)
             * (pair(0.01771278698415, 0.01771278698415) * vt2
                 + pair(0.0038482516772412995, 0.0038482516772412995) * vt18);
-    let (o40, o118) = pair_lanes(vo40);
+    let (o40, o79) = pair_lanes(vo40);
     let vo51 = vt2
-        * (pair(-0.01771278698415, -0.01771278698415) * pair(s_q4, s_q10)
-            - pair(0.0000020453744565, 0.0000020453744565) * pair(c_q4, c_q10))
+        * (pair(-0.01771278698415, -0.01771278698415) * pair(s_q4, s_q7)
+            - pair(0.0000020453744565, -0.0000020453744565) * pair(c_q4, c_q7))
         - pair(0.0038482516772412995, 0.0038482516772412995) * vt30;
-    let (o51, o129) = pair_lanes(vo51);
+    let (o51, o90) = pair_lanes(vo51);
     let vo52 = pair(0.01771278698415, 0.01771278698415) * vt11
-        - pair(0.0000020453744565, 0.0000020453744565) * vt10
+        - pair(0.0000020453744565, -0.0000020453744565) * vt10
         - pair(0.0038482516772412995, 0.0038482516772412995) * vt25;
-    let (o52, o130) = pair_lanes(vo52);
+    let (o52, o91) = pair_lanes(vo52);
     [
         [o0, o1, t29, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         [o12, o13, t36, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -9009,278 +9009,263 @@ fn base_inverse_dynamics_with_body(
         .sin_cos_quad(q[4], q[5], q[6], q[7]);
     let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = lanes
         .sin_cos_quad(q[8], q[9], q[10], q[11]);
-    let t0 = qd[0] * qd[0];
-    let t1 = qd[1] * qd[1];
-    let t2 = qd[3] * qd[3];
-    let t3 = qd[4] * qd[4];
-    let t4 = qd[6] * qd[6];
-    let t5 = qd[7] * qd[7];
-    let t6 = qd[9] * qd[9];
-    let t7 = qd[10] * qd[10];
-    let t8 = p.g * s_q0;
-    let t9 = p.g * c_q0;
-    let t10 = qdd[0] * c_q1;
-    let t11 = qdd[0] * s_q1;
-    let t12 = t8 - 0.014 * t0;
-    let t13 = 0.014 * qdd[0] + t9;
-    let t14 = s_q1 * t13;
-    let t15 = c_q1 * t13;
-    let t16 = qd[0] * s_q1;
-    let t17 = qd[1] * t16;
-    let t18 = qd[0] * c_q1;
-    let t19 = t10 - t17;
-    let t20 = t11 + qd[1] * t18;
-    let t21 = t18 * c_q2 - t16 * s_q2;
-    let t22 = t18 * s_q2 + t16 * c_q2;
-    let t23 = t16 * t18;
-    let t24 = t18 * t18;
-    let t25 = qd[1] + qd[2];
-    let t26 = qdd[1] + qdd[2];
-    let t27 = t19 * c_q2 - t20 * s_q2 - qd[2] * t22;
-    let t28 = qd[2] * t21 + t19 * s_q2 + t20 * c_q2;
-    let t29 = p.g * s_q3;
-    let t30 = p.g * c_q3;
-    let t31 = qdd[3] * c_q4;
-    let t32 = qdd[3] * s_q4;
-    let t33 = 0.014 * t2 + t29;
-    let t34 = t30 - 0.014 * qdd[3];
-    let t35 = s_q4 * t34;
-    let t36 = c_q4 * t34;
-    let t37 = qd[3] * s_q4;
-    let t38 = qd[4] * t37;
-    let t39 = qd[3] * c_q4;
-    let t40 = t31 - t38;
-    let t41 = t32 + qd[4] * t39;
-    let t42 = t39 * c_q5 - t37 * s_q5;
-    let t43 = t39 * s_q5 + t37 * c_q5;
-    let t44 = t37 * t39;
-    let t45 = t39 * t39;
-    let t46 = qd[4] + qd[5];
-    let t47 = qdd[4] + qdd[5];
-    let t48 = t40 * c_q5 - t41 * s_q5 - qd[5] * t43;
-    let t49 = qd[5] * t42 + t40 * s_q5 + t41 * c_q5;
-    let t50 = p.g * s_q6;
-    let t51 = p.g * c_q6;
-    let t52 = qdd[6] * c_q7;
-    let t53 = qdd[6] * s_q7;
-    let t54 = t50 - 0.014 * t4;
-    let t55 = 0.014 * qdd[6] + t51;
-    let t56 = s_q7 * t55;
-    let t57 = c_q7 * t55;
-    let t58 = qd[6] * s_q7;
-    let t59 = qd[7] * t58;
-    let t60 = qd[6] * c_q7;
-    let t61 = t52 - t59;
-    let t62 = t53 + qd[7] * t60;
-    let t63 = t60 * c_q8 - t58 * s_q8;
-    let t64 = t60 * s_q8 + t58 * c_q8;
-    let t65 = t58 * t60;
-    let t66 = t60 * t60;
-    let t67 = qd[7] + qd[8];
-    let t68 = qdd[7] + qdd[8];
-    let t69 = t61 * c_q8 - t62 * s_q8 - qd[8] * t64;
-    let t70 = qd[8] * t63 + t61 * s_q8 + t62 * c_q8;
-    let t71 = p.g * s_q9;
-    let t72 = p.g * c_q9;
-    let t73 = qdd[9] * c_q10;
-    let t74 = qdd[9] * s_q10;
-    let t75 = 0.014 * t6 + t71;
-    let t76 = t72 - 0.014 * qdd[9];
-    let t77 = s_q10 * t76;
-    let t78 = c_q10 * t76;
-    let t79 = qd[9] * s_q10;
-    let t80 = qd[10] * t79;
-    let t81 = qd[9] * c_q10;
-    let t82 = t73 - t80;
-    let t83 = t74 + qd[10] * t81;
-    let t84 = t81 * c_q11 - t79 * s_q11;
-    let t85 = t81 * s_q11 + t79 * c_q11;
-    let t86 = t79 * t81;
-    let t87 = t81 * t81;
-    let t88 = qd[10] + qd[11];
-    let t89 = qdd[10] + qdd[11];
-    let t90 = t82 * c_q11 - t83 * s_q11 - qd[11] * t85;
-    let t91 = qd[11] * t84 + t82 * s_q11 + t83 * c_q11;
-    let t92 = t21 * t22;
-    let t93 = t42 * t43;
-    let t94 = t63 * t64;
-    let t95 = t84 * t85;
-    let t96 = t25 * t25;
-    let t97 = t46 * t46;
-    let t98 = t67 * t67;
-    let t99 = t88 * t88;
-    let t100 = t16 * t16;
-    let t101 = qdd[1] + t23;
-    let t102 = t1 + t24;
-    let t103 = -0.03745 * t11 - t14 - 0.16 * t101;
-    let t104 = t12 - 0.03745 * (t24 + t100) - 0.16 * (2.0 * t17 - t10);
-    let t105 = 0.03745 * t10 + t15 + 0.16 * t102;
-    let t106 = t37 * t37;
-    let t107 = qdd[4] + t44;
-    let t108 = t3 + t45;
-    let t109 = 0.03745 * t32 - t35 - 0.16 * t107;
-    let t110 = t33 + 0.03745 * (t45 + t106) - 0.16 * (2.0 * t38 - t31);
-    let t111 = t36 + 0.16 * t108 - 0.03745 * t31;
-    let t112 = t58 * t58;
-    let t113 = qdd[7] + t65;
-    let t114 = t5 + t66;
-    let t115 = -0.03745 * t53 - t56 - 0.16 * t113;
-    let t116 = t54 - 0.03745 * (t66 + t112) - 0.16 * (2.0 * t59 - t52);
-    let t117 = 0.03745 * t52 + t57 + 0.16 * t114;
-    let t118 = t79 * t79;
-    let t119 = qdd[10] + t86;
-    let t120 = t7 + t87;
-    let t121 = 0.03745 * t74 - t77 - 0.16 * t119;
-    let t122 = t75 + 0.03745 * (t87 + t118) - 0.16 * (2.0 * t80 - t73);
-    let t123 = t78 + 0.16 * t120 - 0.03745 * t73;
-    let t124 = qd[1] * beta[5] + t16 * beta[7];
-    let t125 = t18 * beta[5] + qd[1] * beta[6] + t16 * beta[8];
-    let t126 = t18 * beta[7] + qd[1] * beta[8] + t16 * beta[9];
-    let t127 = t25 * beta[12] + t22 * beta[14];
-    let t128 = t21 * beta[12] + t25 * beta[13] + t22 * beta[15];
-    let t129 = t21 * beta[14] + t25 * beta[15] + t22 * beta[16];
-    let t130 = qd[4] * beta[22] + t37 * beta[24];
-    let t131 = t39 * beta[22] + qd[4] * beta[23] + t37 * beta[25];
-    let t132 = t39 * beta[24] + qd[4] * beta[25] + t37 * beta[26];
-    let t133 = t46 * beta[29] + t43 * beta[31];
-    let t134 = t42 * beta[29] + t46 * beta[30] + t43 * beta[32];
-    let t135 = t42 * beta[31] + t46 * beta[32] + t43 * beta[33];
-    let t136 = qd[7] * beta[39] + t58 * beta[41];
-    let t137 = t60 * beta[39] + qd[7] * beta[40] + t58 * beta[42];
-    let t138 = t60 * beta[41] + qd[7] * beta[42] + t58 * beta[43];
-    let t139 = t67 * beta[46] + t64 * beta[48];
-    let t140 = t63 * beta[46] + t67 * beta[47] + t64 * beta[49];
-    let t141 = t63 * beta[48] + t67 * beta[49] + t64 * beta[50];
-    let t142 = qd[10] * beta[56] + t79 * beta[58];
-    let t143 = t81 * beta[56] + qd[10] * beta[57] + t79 * beta[59];
-    let t144 = t81 * beta[58] + qd[10] * beta[59] + t79 * beta[60];
-    let t145 = t88 * beta[63] + t85 * beta[65];
-    let t146 = t84 * beta[63] + t88 * beta[64] + t85 * beta[66];
-    let t147 = t84 * beta[65] + t88 * beta[66] + t85 * beta[67];
-    let t148 = (t26 + t92) * beta[11] - (t96 + t22 * t22) * beta[10];
-    let t149 = (t92 - t26) * beta[10] - (t21 * t21 + t96) * beta[11];
-    let t150 = t26 * beta[12] + t28 * beta[14] + t25 * t129 - t22 * t128
-        - t104 * beta[11];
-    let t151 = t27 * beta[14] + t26 * beta[15] + t28 * beta[16] + t21 * t128
-        + t104 * beta[10] - t25 * t127;
-    let t152 = (t47 + t93) * beta[28] - (t97 + t43 * t43) * beta[27];
-    let t153 = (t93 - t47) * beta[27] - (t42 * t42 + t97) * beta[28];
-    let t154 = t47 * beta[29] + t49 * beta[31] + t46 * t135 - t43 * t134
-        - t110 * beta[28];
-    let t155 = t48 * beta[31] + t47 * beta[32] + t49 * beta[33] + t42 * t134
-        + t110 * beta[27] - t46 * t133;
-    let t156 = (t68 + t94) * beta[45] - (t98 + t64 * t64) * beta[44];
-    let t157 = (t94 - t68) * beta[44] - (t63 * t63 + t98) * beta[45];
-    let t158 = t68 * beta[46] + t70 * beta[48] + t67 * t141 - t64 * t140
-        - t116 * beta[45];
-    let t159 = t69 * beta[48] + t68 * beta[49] + t70 * beta[50] + t63 * t140
-        + t116 * beta[44] - t67 * t139;
-    let t160 = (t89 + t95) * beta[62] - (t99 + t85 * t85) * beta[61];
-    let t161 = (t95 - t89) * beta[61] - (t84 * t84 + t99) * beta[62];
-    let t162 = t89 * beta[63] + t91 * beta[65] + t88 * t147 - t85 * t146
-        - t122 * beta[62];
-    let t163 = t90 * beta[65] + t89 * beta[66] + t91 * beta[67] + t84 * t146
-        + t122 * beta[61] - t88 * t145;
-    let t164 = c_q11 * t160 + s_q11 * t161;
-    let t165 = c_q11 * t161 - s_q11 * t160;
-    let t166 = c_q8 * t156 + s_q8 * t157;
-    let t167 = c_q8 * t157 - s_q8 * t156;
-    let t168 = c_q5 * t152 + s_q5 * t153;
-    let t169 = c_q5 * t153 - s_q5 * t152;
-    let t170 = c_q2 * t148 + s_q2 * t149;
-    let t171 = c_q2 * t149 - s_q2 * t148;
-    let t172 = t27 * beta[12] + t26 * beta[13] + t28 * beta[15] + t22 * t127
-        + (c_q2 * t103 - s_q2 * t105) * beta[11] - (s_q2 * t103 + c_q2 * t105) * beta[10]
-        - t21 * t129;
-    let t173 = t48 * beta[29] + t47 * beta[30] + t49 * beta[32] + t43 * t133
-        + (c_q5 * t109 - s_q5 * t111) * beta[28] - (s_q5 * t109 + c_q5 * t111) * beta[27]
-        - t42 * t135;
-    let t174 = t69 * beta[46] + t68 * beta[47] + t70 * beta[49] + t64 * t139
-        + (c_q8 * t115 - s_q8 * t117) * beta[45] - (s_q8 * t115 + c_q8 * t117) * beta[44]
-        - t63 * t141;
-    let t175 = t90 * beta[63] + t89 * beta[64] + t91 * beta[66] + t85 * t145
-        + (c_q11 * t121 - s_q11 * t123) * beta[62]
-        - (s_q11 * t121 + c_q11 * t123) * beta[61] - t84 * t147;
-    [
-        qdd[0] * beta[2] + t9 * beta[0] + qd[0] * beta[68]
-            + qd[0] * beta[69] / sqrt(t0 + 0.000001)
-            + c_q1
-                * (qdd[1] * beta[5] + t20 * beta[7] + qd[1] * t126 + c_q2 * t150
-                    + s_q2 * t151
-                    + 0.16
-                        * ((t28 + t21 * t25) * beta[10] + (t22 * t25 - t27) * beta[11])
-                    + 0.03745 * t171 - t16 * t125 - t12 * beta[4])
-            + s_q1
-                * (t19 * beta[7] + qdd[1] * beta[8] + t20 * beta[9] + t18 * t125
-                    + t12 * beta[3] + c_q2 * t151 - qd[1] * t124 - s_q2 * t150
-                    - 0.03745 * t170)
-            + 0.014
-                * (c_q1 * ((t23 - qdd[1]) * beta[3] + t171 - t102 * beta[4])
-                    - s_q1 * (t101 * beta[4] + t170 - (t1 + t100) * beta[3]))
-            - t8 * beta[1],
-        t19 * beta[5] + qdd[1] * beta[6] + t20 * beta[8] + t16 * t124 + qd[1] * beta[70]
-            + qd[1] * beta[71] / sqrt(t1 + 0.000001) + t172 - t18 * t126 - t14 * beta[4]
-            - t15 * beta[3] - 0.16 * t170,
-        qd[2] * beta[72] + qd[2] * beta[73] / sqrt(qd[2] * qd[2] + 0.000001) + t172,
-        qdd[3] * beta[19] + t30 * beta[17] + qd[3] * beta[74]
-            + qd[3] * beta[75] / sqrt(t2 + 0.000001)
-            + c_q4
-                * (qdd[4] * beta[22] + t41 * beta[24] + qd[4] * t132 + c_q5 * t154
-                    + s_q5 * t155
-                    + 0.16
-                        * ((t49 + t42 * t46) * beta[27] + (t43 * t46 - t48) * beta[28])
-                    - t37 * t131 - t33 * beta[21] - 0.03745 * t169)
-            + s_q4
-                * (t40 * beta[24] + qdd[4] * beta[25] + t41 * beta[26] + t39 * t131
-                    + t33 * beta[20] + c_q5 * t155 + 0.03745 * t168 - qd[4] * t130
-                    - s_q5 * t154) - t29 * beta[18]
-            - 0.014
-                * (c_q4 * ((t44 - qdd[4]) * beta[20] + t169 - t108 * beta[21])
-                    - s_q4 * (t107 * beta[21] + t168 - (t3 + t106) * beta[20])),
-        t40 * beta[22] + qdd[4] * beta[23] + t41 * beta[25] + t37 * t130
-            + qd[4] * beta[76] + qd[4] * beta[77] / sqrt(t3 + 0.000001) + t173
-            - t39 * t132 - t35 * beta[21] - t36 * beta[20] - 0.16 * t168,
-        qd[5] * beta[78] + qd[5] * beta[79] / sqrt(qd[5] * qd[5] + 0.000001) + t173,
-        qdd[6] * beta[36] + t51 * beta[34] + qd[6] * beta[80]
-            + qd[6] * beta[81] / sqrt(t4 + 0.000001)
-            + c_q7
-                * (qdd[7] * beta[39] + t62 * beta[41] + qd[7] * t138 + c_q8 * t158
-                    + s_q8 * t159
-                    + 0.16
-                        * ((t70 + t63 * t67) * beta[44] + (t64 * t67 - t69) * beta[45])
-                    + 0.03745 * t167 - t58 * t137 - t54 * beta[38])
-            + s_q7
-                * (t61 * beta[41] + qdd[7] * beta[42] + t62 * beta[43] + t60 * t137
-                    + t54 * beta[37] + c_q8 * t159 - qd[7] * t136 - s_q8 * t158
-                    - 0.03745 * t166)
-            + 0.014
-                * (c_q7 * ((t65 - qdd[7]) * beta[37] + t167 - t114 * beta[38])
-                    - s_q7 * (t113 * beta[38] + t166 - (t5 + t112) * beta[37]))
-            - t50 * beta[35],
-        t61 * beta[39] + qdd[7] * beta[40] + t62 * beta[42] + t58 * t136
-            + qd[7] * beta[82] + qd[7] * beta[83] / sqrt(t5 + 0.000001) + t174
-            - t60 * t138 - t56 * beta[38] - t57 * beta[37] - 0.16 * t166,
-        qd[8] * beta[84] + qd[8] * beta[85] / sqrt(qd[8] * qd[8] + 0.000001) + t174,
-        qdd[9] * beta[53] + t72 * beta[51] + qd[9] * beta[86]
-            + qd[9] * beta[87] / sqrt(t6 + 0.000001)
-            + c_q10
-                * (qdd[10] * beta[56] + t83 * beta[58] + qd[10] * t144 + c_q11 * t162
-                    + s_q11 * t163
-                    + 0.16
-                        * ((t91 + t84 * t88) * beta[61] + (t85 * t88 - t90) * beta[62])
-                    - t79 * t143 - t75 * beta[55] - 0.03745 * t165)
-            + s_q10
-                * (t82 * beta[58] + qdd[10] * beta[59] + t83 * beta[60] + t81 * t143
-                    + t75 * beta[54] + c_q11 * t163 + 0.03745 * t164 - qd[10] * t142
-                    - s_q11 * t162) - t71 * beta[52]
-            - 0.014
-                * (c_q10 * ((t86 - qdd[10]) * beta[54] + t165 - t120 * beta[55])
-                    - s_q10 * (t119 * beta[55] + t164 - (t7 + t118) * beta[54])),
-        t82 * beta[56] + qdd[10] * beta[57] + t83 * beta[59] + t79 * t142
-            + qd[10] * beta[88] + qd[10] * beta[89] / sqrt(t7 + 0.000001) + t175
-            - t81 * t144 - t77 * beta[55] - t78 * beta[54] - 0.16 * t164,
-        qd[11] * beta[90] + qd[11] * beta[91] / sqrt(qd[11] * qd[11] + 0.000001) + t175,
-    ]
+    let vt0 = pair(qd[0], qd[6]) * pair(qd[0], qd[6]);
+    let (t0, t4) = pair_lanes(vt0);
+    let vt1 = pair(qd[1], qd[7]) * pair(qd[1], qd[7]);
+    let (t1, t5) = pair_lanes(vt1);
+    let vt2 = pair(qd[3], qd[9]) * pair(qd[3], qd[9]);
+    let (t2, t6) = pair_lanes(vt2);
+    let vt3 = pair(qd[4], qd[10]) * pair(qd[4], qd[10]);
+    let (t3, t7) = pair_lanes(vt3);
+    let vt25 = pair(qd[1], qd[7]) + pair(qd[2], qd[8]);
+    let (t25, t67) = pair_lanes(vt25);
+    let vt26 = pair(qdd[1], qdd[7]) + pair(qdd[2], qdd[8]);
+    let vt46 = pair(qd[4], qd[10]) + pair(qd[5], qd[11]);
+    let (t46, t88) = pair_lanes(vt46);
+    let vt47 = pair(qdd[4], qdd[10]) + pair(qdd[5], qdd[11]);
+    let vt8 = pair(p.g, p.g) * pair(s_q0, s_q6);
+    let (t8, t50) = pair_lanes(vt8);
+    let vt12 = vt8 - pair(0.014, 0.014) * vt0;
+    let (t12, t54) = pair_lanes(vt12);
+    let vt9 = pair(p.g, p.g) * pair(c_q0, c_q6);
+    let (t9, t51) = pair_lanes(vt9);
+    let vt13 = pair(0.014, 0.014) * pair(qdd[0], qdd[6]) + vt9;
+    let vt11 = pair(qdd[0], qdd[6]) * pair(s_q1, s_q7);
+    let vt14 = pair(s_q1, s_q7) * vt13;
+    let (t14, t56) = pair_lanes(vt14);
+    let vt16 = pair(qd[0], qd[6]) * pair(s_q1, s_q7);
+    let (t16, t58) = pair_lanes(vt16);
+    let vt17 = pair(qd[1], qd[7]) * vt16;
+    let vt10 = pair(qdd[0], qdd[6]) * pair(c_q1, c_q7);
+    let vt15 = pair(c_q1, c_q7) * vt13;
+    let (t15, t57) = pair_lanes(vt15);
+    let vt18 = pair(qd[0], qd[6]) * pair(c_q1, c_q7);
+    let (t18, t60) = pair_lanes(vt18);
+    let vt19 = vt10 - vt17;
+    let (t19, t61) = pair_lanes(vt19);
+    let vt20 = vt11 + pair(qd[1], qd[7]) * vt18;
+    let (t20, t62) = pair_lanes(vt20);
+    let vt23 = vt16 * vt18;
+    let (t23, t65) = pair_lanes(vt23);
+    let vt24 = vt18 * vt18;
+    let vt21 = vt18 * pair(c_q2, c_q8) - vt16 * pair(s_q2, s_q8);
+    let (t21, t63) = pair_lanes(vt21);
+    let vt22 = vt18 * pair(s_q2, s_q8) + vt16 * pair(c_q2, c_q8);
+    let (t22, t64) = pair_lanes(vt22);
+    let vt27 = vt19 * pair(c_q2, c_q8) - vt20 * pair(s_q2, s_q8)
+        - pair(qd[2], qd[8]) * vt22;
+    let (t27, t69) = pair_lanes(vt27);
+    let vt28 = pair(qd[2], qd[8]) * vt21 + vt19 * pair(s_q2, s_q8)
+        + vt20 * pair(c_q2, c_q8);
+    let (t28, t70) = pair_lanes(vt28);
+    let vt29 = pair(p.g, p.g) * pair(s_q3, s_q9);
+    let (t29, t71) = pair_lanes(vt29);
+    let vt33 = pair(0.014, 0.014) * vt2 + vt29;
+    let (t33, t75) = pair_lanes(vt33);
+    let vt30 = pair(p.g, p.g) * pair(c_q3, c_q9);
+    let (t30, t72) = pair_lanes(vt30);
+    let vt34 = vt30 - pair(0.014, 0.014) * pair(qdd[3], qdd[9]);
+    let vt32 = pair(qdd[3], qdd[9]) * pair(s_q4, s_q10);
+    let vt35 = pair(s_q4, s_q10) * vt34;
+    let (t35, t77) = pair_lanes(vt35);
+    let vt37 = pair(qd[3], qd[9]) * pair(s_q4, s_q10);
+    let (t37, t79) = pair_lanes(vt37);
+    let vt38 = pair(qd[4], qd[10]) * vt37;
+    let vt31 = pair(qdd[3], qdd[9]) * pair(c_q4, c_q10);
+    let vt36 = pair(c_q4, c_q10) * vt34;
+    let (t36, t78) = pair_lanes(vt36);
+    let vt39 = pair(qd[3], qd[9]) * pair(c_q4, c_q10);
+    let (t39, t81) = pair_lanes(vt39);
+    let vt40 = vt31 - vt38;
+    let (t40, t82) = pair_lanes(vt40);
+    let vt41 = vt32 + pair(qd[4], qd[10]) * vt39;
+    let (t41, t83) = pair_lanes(vt41);
+    let vt44 = vt37 * vt39;
+    let (t44, t86) = pair_lanes(vt44);
+    let vt45 = vt39 * vt39;
+    let vt42 = vt39 * pair(c_q5, c_q11) - vt37 * pair(s_q5, s_q11);
+    let (t42, t84) = pair_lanes(vt42);
+    let vt43 = vt39 * pair(s_q5, s_q11) + vt37 * pair(c_q5, c_q11);
+    let (t43, t85) = pair_lanes(vt43);
+    let vt48 = vt40 * pair(c_q5, c_q11) - vt41 * pair(s_q5, s_q11)
+        - pair(qd[5], qd[11]) * vt43;
+    let (t48, t90) = pair_lanes(vt48);
+    let vt49 = pair(qd[5], qd[11]) * vt42 + vt40 * pair(s_q5, s_q11)
+        + vt41 * pair(c_q5, c_q11);
+    let (t49, t91) = pair_lanes(vt49);
+    let vt92 = vt21 * vt22;
+    let vt93 = vt42 * vt43;
+    let vt96 = vt25 * vt25;
+    let vt97 = vt46 * vt46;
+    let vt100 = vt16 * vt16;
+    let (t100, t112) = pair_lanes(vt100);
+    let vt101 = pair(qdd[1], qdd[7]) + vt23;
+    let (t101, t113) = pair_lanes(vt101);
+    let vt102 = vt1 + vt24;
+    let (t102, t114) = pair_lanes(vt102);
+    let vt103 = pair(-0.03745, -0.03745) * vt11 - vt14 - pair(0.16, 0.16) * vt101;
+    let vt104 = vt12 - pair(0.03745, 0.03745) * (vt24 + vt100)
+        - pair(0.16, 0.16) * (pair(2.0, 2.0) * vt17 - vt10);
+    let vt105 = pair(0.03745, 0.03745) * vt10 + vt15 + pair(0.16, 0.16) * vt102;
+    let vt106 = vt37 * vt37;
+    let (t106, t118) = pair_lanes(vt106);
+    let vt107 = pair(qdd[4], qdd[10]) + vt44;
+    let (t107, t119) = pair_lanes(vt107);
+    let vt108 = vt3 + vt45;
+    let (t108, t120) = pair_lanes(vt108);
+    let vt109 = pair(0.03745, 0.03745) * vt32 - vt35 - pair(0.16, 0.16) * vt107;
+    let vt110 = vt33 + pair(0.03745, 0.03745) * (vt45 + vt106)
+        - pair(0.16, 0.16) * (pair(2.0, 2.0) * vt38 - vt31);
+    let vt111 = vt36 + pair(0.16, 0.16) * vt108 - pair(0.03745, 0.03745) * vt31;
+    let vt124 = pair(qd[1], qd[7]) * pair(beta[5], beta[39])
+        + vt16 * pair(beta[7], beta[41]);
+    let (t124, t136) = pair_lanes(vt124);
+    let vt125 = vt18 * pair(beta[5], beta[39])
+        + pair(qd[1], qd[7]) * pair(beta[6], beta[40]) + vt16 * pair(beta[8], beta[42]);
+    let (t125, t137) = pair_lanes(vt125);
+    let vt126 = vt18 * pair(beta[7], beta[41])
+        + pair(qd[1], qd[7]) * pair(beta[8], beta[42]) + vt16 * pair(beta[9], beta[43]);
+    let (t126, t138) = pair_lanes(vt126);
+    let vt127 = vt25 * pair(beta[12], beta[46]) + vt22 * pair(beta[14], beta[48]);
+    let vt128 = vt21 * pair(beta[12], beta[46]) + vt25 * pair(beta[13], beta[47])
+        + vt22 * pair(beta[15], beta[49]);
+    let vt129 = vt21 * pair(beta[14], beta[48]) + vt25 * pair(beta[15], beta[49])
+        + vt22 * pair(beta[16], beta[50]);
+    let vt130 = pair(qd[4], qd[10]) * pair(beta[22], beta[56])
+        + vt37 * pair(beta[24], beta[58]);
+    let (t130, t142) = pair_lanes(vt130);
+    let vt131 = vt39 * pair(beta[22], beta[56])
+        + pair(qd[4], qd[10]) * pair(beta[23], beta[57])
+        + vt37 * pair(beta[25], beta[59]);
+    let (t131, t143) = pair_lanes(vt131);
+    let vt132 = vt39 * pair(beta[24], beta[58])
+        + pair(qd[4], qd[10]) * pair(beta[25], beta[59])
+        + vt37 * pair(beta[26], beta[60]);
+    let (t132, t144) = pair_lanes(vt132);
+    let vt133 = vt46 * pair(beta[29], beta[63]) + vt43 * pair(beta[31], beta[65]);
+    let vt134 = vt42 * pair(beta[29], beta[63]) + vt46 * pair(beta[30], beta[64])
+        + vt43 * pair(beta[32], beta[66]);
+    let vt135 = vt42 * pair(beta[31], beta[65]) + vt46 * pair(beta[32], beta[66])
+        + vt43 * pair(beta[33], beta[67]);
+    let vt148 = (vt26 + vt92) * pair(beta[11], beta[45])
+        - (vt96 + vt22 * vt22) * pair(beta[10], beta[44]);
+    let vt149 = (vt92 - vt26) * pair(beta[10], beta[44])
+        - (vt21 * vt21 + vt96) * pair(beta[11], beta[45]);
+    let vt150 = vt26 * pair(beta[12], beta[46]) + vt28 * pair(beta[14], beta[48])
+        + vt25 * vt129 - vt22 * vt128 - vt104 * pair(beta[11], beta[45]);
+    let (t150, t158) = pair_lanes(vt150);
+    let vt151 = vt27 * pair(beta[14], beta[48]) + vt26 * pair(beta[15], beta[49])
+        + vt28 * pair(beta[16], beta[50]) + vt21 * vt128
+        + vt104 * pair(beta[10], beta[44]) - vt25 * vt127;
+    let (t151, t159) = pair_lanes(vt151);
+    let vt152 = (vt47 + vt93) * pair(beta[28], beta[62])
+        - (vt97 + vt43 * vt43) * pair(beta[27], beta[61]);
+    let vt153 = (vt93 - vt47) * pair(beta[27], beta[61])
+        - (vt42 * vt42 + vt97) * pair(beta[28], beta[62]);
+    let vt154 = vt47 * pair(beta[29], beta[63]) + vt49 * pair(beta[31], beta[65])
+        + vt46 * vt135 - vt43 * vt134 - vt110 * pair(beta[28], beta[62]);
+    let (t154, t162) = pair_lanes(vt154);
+    let vt155 = vt48 * pair(beta[31], beta[65]) + vt47 * pair(beta[32], beta[66])
+        + vt49 * pair(beta[33], beta[67]) + vt42 * vt134
+        + vt110 * pair(beta[27], beta[61]) - vt46 * vt133;
+    let (t155, t163) = pair_lanes(vt155);
+    let vt168 = pair(c_q5, c_q11) * vt152 + pair(s_q5, s_q11) * vt153;
+    let (t168, t164) = pair_lanes(vt168);
+    let vt169 = pair(c_q5, c_q11) * vt153 - pair(s_q5, s_q11) * vt152;
+    let (t169, t165) = pair_lanes(vt169);
+    let vt170 = pair(c_q2, c_q8) * vt148 + pair(s_q2, s_q8) * vt149;
+    let (t170, t166) = pair_lanes(vt170);
+    let vt171 = pair(c_q2, c_q8) * vt149 - pair(s_q2, s_q8) * vt148;
+    let (t171, t167) = pair_lanes(vt171);
+    let vt172 = vt27 * pair(beta[12], beta[46]) + vt26 * pair(beta[13], beta[47])
+        + vt28 * pair(beta[15], beta[49]) + vt22 * vt127
+        + (pair(c_q2, c_q8) * vt103 - pair(s_q2, s_q8) * vt105)
+            * pair(beta[11], beta[45])
+        - (pair(s_q2, s_q8) * vt103 + pair(c_q2, c_q8) * vt105)
+            * pair(beta[10], beta[44]) - vt21 * vt129;
+    let (t172, t174) = pair_lanes(vt172);
+    let vt173 = vt48 * pair(beta[29], beta[63]) + vt47 * pair(beta[30], beta[64])
+        + vt49 * pair(beta[32], beta[66]) + vt43 * vt133
+        + (pair(c_q5, c_q11) * vt109 - pair(s_q5, s_q11) * vt111)
+            * pair(beta[28], beta[62])
+        - (pair(s_q5, s_q11) * vt109 + pair(c_q5, c_q11) * vt111)
+            * pair(beta[27], beta[61]) - vt42 * vt135;
+    let (t173, t175) = pair_lanes(vt173);
+    let o0 = qdd[0] * beta[2] + t9 * beta[0] + qd[0] * beta[68]
+        + qd[0] * beta[69] / sqrt(t0 + 0.000001)
+        + c_q1
+            * (qdd[1] * beta[5] + t20 * beta[7] + qd[1] * t126 + c_q2 * t150
+                + s_q2 * t151
+                + 0.16 * ((t28 + t21 * t25) * beta[10] + (t22 * t25 - t27) * beta[11])
+                + 0.03745 * t171 - t16 * t125 - t12 * beta[4])
+        + s_q1
+            * (t19 * beta[7] + qdd[1] * beta[8] + t20 * beta[9] + t18 * t125
+                + t12 * beta[3] + c_q2 * t151 - qd[1] * t124 - s_q2 * t150
+                - 0.03745 * t170)
+        + 0.014
+            * (c_q1 * ((t23 - qdd[1]) * beta[3] + t171 - t102 * beta[4])
+                - s_q1 * (t101 * beta[4] + t170 - (t1 + t100) * beta[3])) - t8 * beta[1];
+    let o1 = t19 * beta[5] + qdd[1] * beta[6] + t20 * beta[8] + t16 * t124
+        + qd[1] * beta[70] + qd[1] * beta[71] / sqrt(t1 + 0.000001) + t172 - t18 * t126
+        - t14 * beta[4] - t15 * beta[3] - 0.16 * t170;
+    let o2 = qd[2] * beta[72] + qd[2] * beta[73] / sqrt(qd[2] * qd[2] + 0.000001) + t172;
+    let o3 = qdd[3] * beta[19] + t30 * beta[17] + qd[3] * beta[74]
+        + qd[3] * beta[75] / sqrt(t2 + 0.000001)
+        + c_q4
+            * (qdd[4] * beta[22] + t41 * beta[24] + qd[4] * t132 + c_q5 * t154
+                + s_q5 * t155
+                + 0.16 * ((t49 + t42 * t46) * beta[27] + (t43 * t46 - t48) * beta[28])
+                - t37 * t131 - t33 * beta[21] - 0.03745 * t169)
+        + s_q4
+            * (t40 * beta[24] + qdd[4] * beta[25] + t41 * beta[26] + t39 * t131
+                + t33 * beta[20] + c_q5 * t155 + 0.03745 * t168 - qd[4] * t130
+                - s_q5 * t154) - t29 * beta[18]
+        - 0.014
+            * (c_q4 * ((t44 - qdd[4]) * beta[20] + t169 - t108 * beta[21])
+                - s_q4 * (t107 * beta[21] + t168 - (t3 + t106) * beta[20]));
+    let o4 = t40 * beta[22] + qdd[4] * beta[23] + t41 * beta[25] + t37 * t130
+        + qd[4] * beta[76] + qd[4] * beta[77] / sqrt(t3 + 0.000001) + t173 - t39 * t132
+        - t35 * beta[21] - t36 * beta[20] - 0.16 * t168;
+    let o5 = qd[5] * beta[78] + qd[5] * beta[79] / sqrt(qd[5] * qd[5] + 0.000001) + t173;
+    let o6 = qdd[6] * beta[36] + t51 * beta[34] + qd[6] * beta[80]
+        + qd[6] * beta[81] / sqrt(t4 + 0.000001)
+        + c_q7
+            * (qdd[7] * beta[39] + t62 * beta[41] + qd[7] * t138 + c_q8 * t158
+                + s_q8 * t159
+                + 0.16 * ((t70 + t63 * t67) * beta[44] + (t64 * t67 - t69) * beta[45])
+                + 0.03745 * t167 - t58 * t137 - t54 * beta[38])
+        + s_q7
+            * (t61 * beta[41] + qdd[7] * beta[42] + t62 * beta[43] + t60 * t137
+                + t54 * beta[37] + c_q8 * t159 - qd[7] * t136 - s_q8 * t158
+                - 0.03745 * t166)
+        + 0.014
+            * (c_q7 * ((t65 - qdd[7]) * beta[37] + t167 - t114 * beta[38])
+                - s_q7 * (t113 * beta[38] + t166 - (t5 + t112) * beta[37]))
+        - t50 * beta[35];
+    let o7 = t61 * beta[39] + qdd[7] * beta[40] + t62 * beta[42] + t58 * t136
+        + qd[7] * beta[82] + qd[7] * beta[83] / sqrt(t5 + 0.000001) + t174 - t60 * t138
+        - t56 * beta[38] - t57 * beta[37] - 0.16 * t166;
+    let o8 = qd[8] * beta[84] + qd[8] * beta[85] / sqrt(qd[8] * qd[8] + 0.000001) + t174;
+    let o9 = qdd[9] * beta[53] + t72 * beta[51] + qd[9] * beta[86]
+        + qd[9] * beta[87] / sqrt(t6 + 0.000001)
+        + c_q10
+            * (qdd[10] * beta[56] + t83 * beta[58] + qd[10] * t144 + c_q11 * t162
+                + s_q11 * t163
+                + 0.16 * ((t91 + t84 * t88) * beta[61] + (t85 * t88 - t90) * beta[62])
+                - t79 * t143 - t75 * beta[55] - 0.03745 * t165)
+        + s_q10
+            * (t82 * beta[58] + qdd[10] * beta[59] + t83 * beta[60] + t81 * t143
+                + t75 * beta[54] + c_q11 * t163 + 0.03745 * t164 - qd[10] * t142
+                - s_q11 * t162) - t71 * beta[52]
+        - 0.014
+            * (c_q10 * ((t86 - qdd[10]) * beta[54] + t165 - t120 * beta[55])
+                - s_q10 * (t119 * beta[55] + t164 - (t7 + t118) * beta[54]));
+    let o10 = t82 * beta[56] + qdd[10] * beta[57] + t83 * beta[59] + t79 * t142
+        + qd[10] * beta[88] + qd[10] * beta[89] / sqrt(t7 + 0.000001) + t175 - t81 * t144
+        - t77 * beta[55] - t78 * beta[54] - 0.16 * t164;
+    let o11 = qd[11] * beta[90] + qd[11] * beta[91] / sqrt(qd[11] * qd[11] + 0.000001)
+        + t175;
+    [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11]
 }
 
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

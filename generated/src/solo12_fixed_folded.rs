@@ -3764,89 +3764,90 @@ pub fn gravity_derivatives_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV
         q[10],
         q[11],
     );
-    let vt0 = pair(s_q0, s_q6) * pair(s_q1, s_q7) * pair(c_q2, c_q8);
-    let vt1 = pair(s_q0, s_q6) * pair(c_q1, c_q7) * pair(s_q2, s_q8);
-    let vt2 = pair(s_q3, s_q9) * pair(s_q4, s_q10) * pair(c_q5, c_q11);
-    let vt3 = pair(s_q3, s_q9) * pair(c_q4, c_q10) * pair(s_q5, s_q11);
+    let vt0 = pair(s_q0, s_q9) * pair(s_q1, s_q10) * pair(c_q2, c_q11);
+    let vt1 = pair(s_q0, s_q9) * pair(c_q1, c_q10) * pair(s_q2, s_q11);
+    let vt2 = pair(s_q3, s_q6) * pair(s_q4, s_q7) * pair(c_q5, c_q8);
+    let vt3 = pair(s_q3, s_q6) * pair(c_q4, c_q7) * pair(s_q5, s_q8);
     let vt8 = pair(9.81, 9.81)
-        * (pair(c_q0, c_q6)
-            * (pair(s_q1, s_q7) * pair(s_q2, s_q8)
-                - pair(c_q1, c_q7) * pair(c_q2, c_q8)));
+        * (pair(c_q0, c_q9)
+            * (pair(s_q1, s_q10) * pair(s_q2, s_q11)
+                - pair(c_q1, c_q10) * pair(c_q2, c_q11)));
     let vt9 = pair(9.81, 9.81)
-        * (pair(c_q3, c_q9)
-            * (pair(s_q4, s_q10) * pair(s_q5, s_q11)
-                - pair(c_q4, c_q10) * pair(c_q5, c_q11)));
+        * (pair(c_q3, c_q6)
+            * (pair(s_q4, s_q7) * pair(s_q5, s_q8)
+                - pair(c_q4, c_q7) * pair(c_q5, c_q8)));
     let vt12 = pair(9.81, 9.81) * (vt0 + vt1);
     let vt13 = pair(9.81, 9.81) * (vt2 + vt3);
     let vt16 = pair(-0.0038482516772412995, -0.0038482516772412995) * vt8;
-    let (t16, t18) = pair_lanes(vt16);
+    let (t16, t19) = pair_lanes(vt16);
     let vt17 = pair(-0.0038482516772412995, -0.0038482516772412995) * vt9;
-    let (t17, t19) = pair_lanes(vt17);
-    let vo0 = pair(c_q0, c_q6)
-        * (pair(c_q1, c_q7)
+    let (t17, t18) = pair_lanes(vt17);
+    let vo0 = pair(c_q0, c_q9)
+        * (pair(c_q1, c_q10)
             * (pair(0.1737624403145115, 0.1737624403145115)
-                + pair(0.03775134895373715, 0.03775134895373715) * pair(c_q2, c_q8))
-            + pair(s_q1, s_q7)
-                * (pair(0.000020065123418265, 0.000020065123418265)
-                    - pair(0.03775134895373715, 0.03775134895373715) * pair(s_q2, s_q8)))
-        - pair(0.08509272390476787, 0.08509272390476787) * pair(s_q0, s_q6);
-    let (o0, o78) = pair_lanes(vo0);
-    let vo1 = pair(s_q0, s_q6)
-        * (pair(c_q1, c_q7)
-            * (pair(0.000020065123418265, 0.000020065123418265)
-                - pair(0.03775134895373715, 0.03775134895373715) * pair(s_q2, s_q8))
-            - pair(s_q1, s_q7)
+                + pair(0.03775134895373715, 0.03775134895373715) * pair(c_q2, c_q11))
+            + pair(s_q1, s_q10)
+                * (pair(0.000020065123418265, -0.000020065123418265)
+                    - pair(0.03775134895373715, 0.03775134895373715)
+                        * pair(s_q2, s_q11)))
+        - pair(0.08509272390476787, -0.08509272390476787) * pair(s_q0, s_q9);
+    let (o0, o117) = pair_lanes(vo0);
+    let vo1 = pair(s_q0, s_q9)
+        * (pair(c_q1, c_q10)
+            * (pair(0.000020065123418265, -0.000020065123418265)
+                - pair(0.03775134895373715, 0.03775134895373715) * pair(s_q2, s_q11))
+            - pair(s_q1, s_q10)
                 * (pair(0.1737624403145115, 0.1737624403145115)
                     + pair(0.03775134895373715, 0.03775134895373715)
-                        * pair(c_q2, c_q8)));
-    let (o1, o79) = pair_lanes(vo1);
+                        * pair(c_q2, c_q11)));
+    let (o1, o118) = pair_lanes(vo1);
     let vo2 = pair(-0.03775134895373715, -0.03775134895373715) * (vt0 + vt1);
-    let (o2, o80) = pair_lanes(vo2);
-    let vo12 = pair(s_q0, s_q6)
-        * (pair(0.000020065123418265, 0.000020065123418265) * pair(c_q1, c_q7)
-            - pair(0.1737624403145115, 0.1737624403145115) * pair(s_q1, s_q7))
+    let (o2, o119) = pair_lanes(vo2);
+    let vo12 = pair(s_q0, s_q9)
+        * (pair(0.000020065123418265, -0.000020065123418265) * pair(c_q1, c_q10)
+            - pair(0.1737624403145115, 0.1737624403145115) * pair(s_q1, s_q10))
         - pair(0.0038482516772412995, 0.0038482516772412995) * vt12;
-    let (o12, o90) = pair_lanes(vo12);
-    let vo13 = pair(c_q0, c_q6)
-        * (pair(0.000020065123418265, 0.000020065123418265) * pair(s_q1, s_q7)
-            + pair(0.1737624403145115, 0.1737624403145115) * pair(c_q1, c_q7))
+    let (o12, o129) = pair_lanes(vo12);
+    let vo13 = pair(c_q0, c_q9)
+        * (pair(0.000020065123418265, -0.000020065123418265) * pair(s_q1, s_q10)
+            + pair(0.1737624403145115, 0.1737624403145115) * pair(c_q1, c_q10))
         - pair(0.0038482516772412995, 0.0038482516772412995) * vt8;
-    let (o13, o91) = pair_lanes(vo13);
+    let (o13, o130) = pair_lanes(vo13);
     let vo24 = pair(-0.0038482516772412995, -0.0038482516772412995) * vt12;
-    let (o24, o102) = pair_lanes(vo24);
-    let vo39 = pair(0.08509272390476787, 0.08509272390476787) * pair(s_q3, s_q9)
-        + pair(c_q3, c_q9)
-            * (pair(c_q4, c_q10)
+    let (o24, o141) = pair_lanes(vo24);
+    let vo39 = pair(0.08509272390476787, -0.08509272390476787) * pair(s_q3, s_q6)
+        + pair(c_q3, c_q6)
+            * (pair(c_q4, c_q7)
                 * (pair(0.1737624403145115, 0.1737624403145115)
-                    + pair(0.03775134895373715, 0.03775134895373715) * pair(c_q5, c_q11))
-                + pair(s_q4, s_q10)
-                    * (pair(-0.000020065123418265, -0.000020065123418265)
+                    + pair(0.03775134895373715, 0.03775134895373715) * pair(c_q5, c_q8))
+                + pair(s_q4, s_q7)
+                    * (pair(-0.000020065123418265, 0.000020065123418265)
                         - pair(0.03775134895373715, 0.03775134895373715)
-                            * pair(s_q5, s_q11)));
-    let (o39, o117) = pair_lanes(vo39);
-    let vo40 = pair(s_q3, s_q9)
-        * (pair(c_q4, c_q10)
-            * (pair(-0.000020065123418265, -0.000020065123418265)
-                - pair(0.03775134895373715, 0.03775134895373715) * pair(s_q5, s_q11))
-            - pair(s_q4, s_q10)
+                            * pair(s_q5, s_q8)));
+    let (o39, o78) = pair_lanes(vo39);
+    let vo40 = pair(s_q3, s_q6)
+        * (pair(c_q4, c_q7)
+            * (pair(-0.000020065123418265, 0.000020065123418265)
+                - pair(0.03775134895373715, 0.03775134895373715) * pair(s_q5, s_q8))
+            - pair(s_q4, s_q7)
                 * (pair(0.1737624403145115, 0.1737624403145115)
                     + pair(0.03775134895373715, 0.03775134895373715)
-                        * pair(c_q5, c_q11)));
-    let (o40, o118) = pair_lanes(vo40);
+                        * pair(c_q5, c_q8)));
+    let (o40, o79) = pair_lanes(vo40);
     let vo41 = pair(-0.03775134895373715, -0.03775134895373715) * (vt2 + vt3);
-    let (o41, o119) = pair_lanes(vo41);
-    let vo51 = pair(s_q3, s_q9)
-        * (pair(-0.1737624403145115, -0.1737624403145115) * pair(s_q4, s_q10)
-            - pair(0.000020065123418265, 0.000020065123418265) * pair(c_q4, c_q10))
+    let (o41, o80) = pair_lanes(vo41);
+    let vo51 = pair(s_q3, s_q6)
+        * (pair(-0.1737624403145115, -0.1737624403145115) * pair(s_q4, s_q7)
+            - pair(0.000020065123418265, -0.000020065123418265) * pair(c_q4, c_q7))
         - pair(0.0038482516772412995, 0.0038482516772412995) * vt13;
-    let (o51, o129) = pair_lanes(vo51);
-    let vo52 = pair(c_q3, c_q9)
-        * (pair(0.1737624403145115, 0.1737624403145115) * pair(c_q4, c_q10)
-            - pair(0.000020065123418265, 0.000020065123418265) * pair(s_q4, s_q10))
+    let (o51, o90) = pair_lanes(vo51);
+    let vo52 = pair(c_q3, c_q6)
+        * (pair(0.1737624403145115, 0.1737624403145115) * pair(c_q4, c_q7)
+            - pair(0.000020065123418265, -0.000020065123418265) * pair(s_q4, s_q7))
         - pair(0.0038482516772412995, 0.0038482516772412995) * vt9;
-    let (o52, o130) = pair_lanes(vo52);
+    let (o52, o91) = pair_lanes(vo52);
     let vo63 = pair(-0.0038482516772412995, -0.0038482516772412995) * vt13;
-    let (o63, o141) = pair_lanes(vo63);
+    let (o63, o102) = pair_lanes(vo63);
     [
         [o0, o1, o2, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         [o12, o13, t16, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -8967,264 +8968,254 @@ fn base_inverse_dynamics_with_body(
         .sin_cos_quad(q[4], q[5], q[6], q[7]);
     let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = lanes
         .sin_cos_quad(q[8], q[9], q[10], q[11]);
-    let t0 = qd[0] * qd[0];
-    let t1 = qd[1] * qd[1];
-    let t2 = qd[3] * qd[3];
-    let t3 = qd[4] * qd[4];
-    let t4 = qd[6] * qd[6];
-    let t5 = qd[7] * qd[7];
-    let t6 = qd[9] * qd[9];
-    let t7 = qd[10] * qd[10];
-    let t8 = qdd[0] * c_q1;
-    let t9 = qdd[0] * s_q1;
-    let t10 = 9.81 * s_q0 - 0.014 * t0;
-    let t11 = 9.81 * c_q0 + 0.014 * qdd[0];
-    let t12 = s_q1 * t11;
-    let t13 = c_q1 * t11;
-    let t14 = qd[0] * s_q1;
-    let t15 = qd[1] * t14;
-    let t16 = qd[0] * c_q1;
-    let t17 = t8 - t15;
-    let t18 = t9 + qd[1] * t16;
-    let t19 = t16 * c_q2 - t14 * s_q2;
-    let t20 = t16 * s_q2 + t14 * c_q2;
-    let t21 = t14 * t16;
-    let t22 = t16 * t16;
-    let t23 = qd[1] + qd[2];
-    let t24 = qdd[1] + qdd[2];
-    let t25 = t17 * c_q2 - t18 * s_q2 - qd[2] * t20;
-    let t26 = qd[2] * t19 + t17 * s_q2 + t18 * c_q2;
-    let t27 = qdd[3] * c_q4;
-    let t28 = qdd[3] * s_q4;
-    let t29 = 0.014 * t2 + 9.81 * s_q3;
-    let t30 = 9.81 * c_q3 - 0.014 * qdd[3];
-    let t31 = s_q4 * t30;
-    let t32 = c_q4 * t30;
-    let t33 = qd[3] * s_q4;
-    let t34 = qd[4] * t33;
-    let t35 = qd[3] * c_q4;
-    let t36 = t27 - t34;
-    let t37 = t28 + qd[4] * t35;
-    let t38 = t35 * c_q5 - t33 * s_q5;
-    let t39 = t35 * s_q5 + t33 * c_q5;
-    let t40 = t33 * t35;
-    let t41 = t35 * t35;
-    let t42 = qd[4] + qd[5];
-    let t43 = qdd[4] + qdd[5];
-    let t44 = t36 * c_q5 - t37 * s_q5 - qd[5] * t39;
-    let t45 = qd[5] * t38 + t36 * s_q5 + t37 * c_q5;
-    let t46 = qdd[6] * c_q7;
-    let t47 = qdd[6] * s_q7;
-    let t48 = 9.81 * s_q6 - 0.014 * t4;
-    let t49 = 9.81 * c_q6 + 0.014 * qdd[6];
-    let t50 = s_q7 * t49;
-    let t51 = c_q7 * t49;
-    let t52 = qd[6] * s_q7;
-    let t53 = qd[7] * t52;
-    let t54 = qd[6] * c_q7;
-    let t55 = t46 - t53;
-    let t56 = t47 + qd[7] * t54;
-    let t57 = t54 * c_q8 - t52 * s_q8;
-    let t58 = t54 * s_q8 + t52 * c_q8;
-    let t59 = t52 * t54;
-    let t60 = t54 * t54;
-    let t61 = qd[7] + qd[8];
-    let t62 = qdd[7] + qdd[8];
-    let t63 = t55 * c_q8 - t56 * s_q8 - qd[8] * t58;
-    let t64 = qd[8] * t57 + t55 * s_q8 + t56 * c_q8;
-    let t65 = qdd[9] * c_q10;
-    let t66 = qdd[9] * s_q10;
-    let t67 = 0.014 * t6 + 9.81 * s_q9;
-    let t68 = 9.81 * c_q9 - 0.014 * qdd[9];
-    let t69 = s_q10 * t68;
-    let t70 = c_q10 * t68;
-    let t71 = qd[9] * s_q10;
-    let t72 = qd[10] * t71;
-    let t73 = qd[9] * c_q10;
-    let t74 = t65 - t72;
-    let t75 = t66 + qd[10] * t73;
-    let t76 = t73 * c_q11 - t71 * s_q11;
-    let t77 = t73 * s_q11 + t71 * c_q11;
-    let t78 = t71 * t73;
-    let t79 = t73 * t73;
-    let t80 = qd[10] + qd[11];
-    let t81 = qdd[10] + qdd[11];
-    let t82 = t74 * c_q11 - t75 * s_q11 - qd[11] * t77;
-    let t83 = qd[11] * t76 + t74 * s_q11 + t75 * c_q11;
-    let t84 = t19 * t20;
-    let t85 = t38 * t39;
-    let t86 = t57 * t58;
-    let t87 = t76 * t77;
-    let t88 = t23 * t23;
-    let t89 = t42 * t42;
-    let t90 = t61 * t61;
-    let t91 = t80 * t80;
-    let t92 = t14 * t14;
-    let t93 = qdd[1] + t21;
-    let t94 = t1 + t22;
-    let t95 = -0.03745 * t9 - t12 - 0.16 * t93;
-    let t96 = t10 - 0.03745 * (t22 + t92) - 0.16 * (2.0 * t15 - t8);
-    let t97 = 0.03745 * t8 + t13 + 0.16 * t94;
-    let t98 = t33 * t33;
-    let t99 = qdd[4] + t40;
-    let t100 = t3 + t41;
-    let t101 = 0.03745 * t28 - t31 - 0.16 * t99;
-    let t102 = t29 + 0.03745 * (t41 + t98) - 0.16 * (2.0 * t34 - t27);
-    let t103 = t32 + 0.16 * t100 - 0.03745 * t27;
-    let t104 = t52 * t52;
-    let t105 = qdd[7] + t59;
-    let t106 = t5 + t60;
-    let t107 = -0.03745 * t47 - t50 - 0.16 * t105;
-    let t108 = t48 - 0.03745 * (t60 + t104) - 0.16 * (2.0 * t53 - t46);
-    let t109 = 0.03745 * t46 + t51 + 0.16 * t106;
-    let t110 = t71 * t71;
-    let t111 = qdd[10] + t78;
-    let t112 = t7 + t79;
-    let t113 = 0.03745 * t66 - t69 - 0.16 * t111;
-    let t114 = t67 + 0.03745 * (t79 + t110) - 0.16 * (2.0 * t72 - t65);
-    let t115 = t70 + 0.16 * t112 - 0.03745 * t65;
-    let t116 = qd[1] * beta[5] + t14 * beta[7];
-    let t117 = t16 * beta[5] + qd[1] * beta[6] + t14 * beta[8];
-    let t118 = t16 * beta[7] + qd[1] * beta[8] + t14 * beta[9];
-    let t119 = t23 * beta[12] + t20 * beta[14];
-    let t120 = t19 * beta[12] + t23 * beta[13] + t20 * beta[15];
-    let t121 = t19 * beta[14] + t23 * beta[15] + t20 * beta[16];
-    let t122 = qd[4] * beta[22] + t33 * beta[24];
-    let t123 = t35 * beta[22] + qd[4] * beta[23] + t33 * beta[25];
-    let t124 = t35 * beta[24] + qd[4] * beta[25] + t33 * beta[26];
-    let t125 = t42 * beta[29] + t39 * beta[31];
-    let t126 = t38 * beta[29] + t42 * beta[30] + t39 * beta[32];
-    let t127 = t38 * beta[31] + t42 * beta[32] + t39 * beta[33];
-    let t128 = qd[7] * beta[39] + t52 * beta[41];
-    let t129 = t54 * beta[39] + qd[7] * beta[40] + t52 * beta[42];
-    let t130 = t54 * beta[41] + qd[7] * beta[42] + t52 * beta[43];
-    let t131 = t61 * beta[46] + t58 * beta[48];
-    let t132 = t57 * beta[46] + t61 * beta[47] + t58 * beta[49];
-    let t133 = t57 * beta[48] + t61 * beta[49] + t58 * beta[50];
-    let t134 = qd[10] * beta[56] + t71 * beta[58];
-    let t135 = t73 * beta[56] + qd[10] * beta[57] + t71 * beta[59];
-    let t136 = t73 * beta[58] + qd[10] * beta[59] + t71 * beta[60];
-    let t137 = t80 * beta[63] + t77 * beta[65];
-    let t138 = t76 * beta[63] + t80 * beta[64] + t77 * beta[66];
-    let t139 = t76 * beta[65] + t80 * beta[66] + t77 * beta[67];
-    let t140 = (t24 + t84) * beta[11] - (t88 + t20 * t20) * beta[10];
-    let t141 = (t84 - t24) * beta[10] - (t19 * t19 + t88) * beta[11];
-    let t142 = t24 * beta[12] + t26 * beta[14] + t23 * t121 - t20 * t120
-        - t96 * beta[11];
-    let t143 = t25 * beta[14] + t24 * beta[15] + t26 * beta[16] + t19 * t120
-        + t96 * beta[10] - t23 * t119;
-    let t144 = (t43 + t85) * beta[28] - (t89 + t39 * t39) * beta[27];
-    let t145 = (t85 - t43) * beta[27] - (t38 * t38 + t89) * beta[28];
-    let t146 = t43 * beta[29] + t45 * beta[31] + t42 * t127 - t39 * t126
-        - t102 * beta[28];
-    let t147 = t44 * beta[31] + t43 * beta[32] + t45 * beta[33] + t38 * t126
-        + t102 * beta[27] - t42 * t125;
-    let t148 = (t62 + t86) * beta[45] - (t90 + t58 * t58) * beta[44];
-    let t149 = (t86 - t62) * beta[44] - (t57 * t57 + t90) * beta[45];
-    let t150 = t62 * beta[46] + t64 * beta[48] + t61 * t133 - t58 * t132
-        - t108 * beta[45];
-    let t151 = t63 * beta[48] + t62 * beta[49] + t64 * beta[50] + t57 * t132
-        + t108 * beta[44] - t61 * t131;
-    let t152 = (t81 + t87) * beta[62] - (t91 + t77 * t77) * beta[61];
-    let t153 = (t87 - t81) * beta[61] - (t76 * t76 + t91) * beta[62];
-    let t154 = t81 * beta[63] + t83 * beta[65] + t80 * t139 - t77 * t138
-        - t114 * beta[62];
-    let t155 = t82 * beta[65] + t81 * beta[66] + t83 * beta[67] + t76 * t138
-        + t114 * beta[61] - t80 * t137;
-    let t156 = c_q11 * t152 + s_q11 * t153;
-    let t157 = c_q11 * t153 - s_q11 * t152;
-    let t158 = c_q8 * t148 + s_q8 * t149;
-    let t159 = c_q8 * t149 - s_q8 * t148;
-    let t160 = c_q5 * t144 + s_q5 * t145;
-    let t161 = c_q5 * t145 - s_q5 * t144;
-    let t162 = c_q2 * t140 + s_q2 * t141;
-    let t163 = c_q2 * t141 - s_q2 * t140;
-    let t164 = t25 * beta[12] + t24 * beta[13] + t26 * beta[15] + t20 * t119
-        + (c_q2 * t95 - s_q2 * t97) * beta[11] - (s_q2 * t95 + c_q2 * t97) * beta[10]
-        - t19 * t121;
-    let t165 = t44 * beta[29] + t43 * beta[30] + t45 * beta[32] + t39 * t125
-        + (c_q5 * t101 - s_q5 * t103) * beta[28] - (s_q5 * t101 + c_q5 * t103) * beta[27]
-        - t38 * t127;
-    let t166 = t63 * beta[46] + t62 * beta[47] + t64 * beta[49] + t58 * t131
-        + (c_q8 * t107 - s_q8 * t109) * beta[45] - (s_q8 * t107 + c_q8 * t109) * beta[44]
-        - t57 * t133;
-    let t167 = t82 * beta[63] + t81 * beta[64] + t83 * beta[66] + t77 * t137
-        + (c_q11 * t113 - s_q11 * t115) * beta[62]
-        - (s_q11 * t113 + c_q11 * t115) * beta[61] - t76 * t139;
-    [
-        qdd[0] * beta[2] + qd[0] * beta[68] + qd[0] * beta[69] / sqrt(t0 + 0.000001)
-            + c_q1
-                * (qdd[1] * beta[5] + t18 * beta[7] + qd[1] * t118 + c_q2 * t142
-                    + s_q2 * t143
-                    + 0.16
-                        * ((t26 + t19 * t23) * beta[10] + (t20 * t23 - t25) * beta[11])
-                    + 0.03745 * t163 - t14 * t117 - t10 * beta[4])
-            + s_q1
-                * (t17 * beta[7] + qdd[1] * beta[8] + t18 * beta[9] + t16 * t117
-                    + t10 * beta[3] + c_q2 * t143 - qd[1] * t116 - s_q2 * t142
-                    - 0.03745 * t162) + 9.81 * (c_q0 * beta[0] - s_q0 * beta[1])
-            + 0.014
-                * (c_q1 * ((t21 - qdd[1]) * beta[3] + t163 - t94 * beta[4])
-                    - s_q1 * (t93 * beta[4] + t162 - (t1 + t92) * beta[3])),
-        t17 * beta[5] + qdd[1] * beta[6] + t18 * beta[8] + t14 * t116 + qd[1] * beta[70]
-            + qd[1] * beta[71] / sqrt(t1 + 0.000001) + t164 - t16 * t118 - t12 * beta[4]
-            - t13 * beta[3] - 0.16 * t162,
-        qd[2] * beta[72] + qd[2] * beta[73] / sqrt(qd[2] * qd[2] + 0.000001) + t164,
-        qdd[3] * beta[19] + qd[3] * beta[74] + qd[3] * beta[75] / sqrt(t2 + 0.000001)
-            + c_q4
-                * (qdd[4] * beta[22] + t37 * beta[24] + qd[4] * t124 + c_q5 * t146
-                    + s_q5 * t147
-                    + 0.16
-                        * ((t45 + t38 * t42) * beta[27] + (t39 * t42 - t44) * beta[28])
-                    - t33 * t123 - t29 * beta[21] - 0.03745 * t161)
-            + s_q4
-                * (t36 * beta[24] + qdd[4] * beta[25] + t37 * beta[26] + t35 * t123
-                    + t29 * beta[20] + c_q5 * t147 + 0.03745 * t160 - qd[4] * t122
-                    - s_q5 * t146) + 9.81 * (c_q3 * beta[17] - s_q3 * beta[18])
-            - 0.014
-                * (c_q4 * ((t40 - qdd[4]) * beta[20] + t161 - t100 * beta[21])
-                    - s_q4 * (t99 * beta[21] + t160 - (t3 + t98) * beta[20])),
-        t36 * beta[22] + qdd[4] * beta[23] + t37 * beta[25] + t33 * t122
-            + qd[4] * beta[76] + qd[4] * beta[77] / sqrt(t3 + 0.000001) + t165
-            - t35 * t124 - t31 * beta[21] - t32 * beta[20] - 0.16 * t160,
-        qd[5] * beta[78] + qd[5] * beta[79] / sqrt(qd[5] * qd[5] + 0.000001) + t165,
-        qdd[6] * beta[36] + qd[6] * beta[80] + qd[6] * beta[81] / sqrt(t4 + 0.000001)
-            + c_q7
-                * (qdd[7] * beta[39] + t56 * beta[41] + qd[7] * t130 + c_q8 * t150
-                    + s_q8 * t151
-                    + 0.16
-                        * ((t64 + t57 * t61) * beta[44] + (t58 * t61 - t63) * beta[45])
-                    + 0.03745 * t159 - t52 * t129 - t48 * beta[38])
-            + s_q7
-                * (t55 * beta[41] + qdd[7] * beta[42] + t56 * beta[43] + t54 * t129
-                    + t48 * beta[37] + c_q8 * t151 - qd[7] * t128 - s_q8 * t150
-                    - 0.03745 * t158) + 9.81 * (c_q6 * beta[34] - s_q6 * beta[35])
-            + 0.014
-                * (c_q7 * ((t59 - qdd[7]) * beta[37] + t159 - t106 * beta[38])
-                    - s_q7 * (t105 * beta[38] + t158 - (t5 + t104) * beta[37])),
-        t55 * beta[39] + qdd[7] * beta[40] + t56 * beta[42] + t52 * t128
-            + qd[7] * beta[82] + qd[7] * beta[83] / sqrt(t5 + 0.000001) + t166
-            - t54 * t130 - t50 * beta[38] - t51 * beta[37] - 0.16 * t158,
-        qd[8] * beta[84] + qd[8] * beta[85] / sqrt(qd[8] * qd[8] + 0.000001) + t166,
-        qdd[9] * beta[53] + qd[9] * beta[86] + qd[9] * beta[87] / sqrt(t6 + 0.000001)
-            + c_q10
-                * (qdd[10] * beta[56] + t75 * beta[58] + qd[10] * t136 + c_q11 * t154
-                    + s_q11 * t155
-                    + 0.16
-                        * ((t83 + t76 * t80) * beta[61] + (t77 * t80 - t82) * beta[62])
-                    - t71 * t135 - t67 * beta[55] - 0.03745 * t157)
-            + s_q10
-                * (t74 * beta[58] + qdd[10] * beta[59] + t75 * beta[60] + t73 * t135
-                    + t67 * beta[54] + c_q11 * t155 + 0.03745 * t156 - qd[10] * t134
-                    - s_q11 * t154) + 9.81 * (c_q9 * beta[51] - s_q9 * beta[52])
-            - 0.014
-                * (c_q10 * ((t78 - qdd[10]) * beta[54] + t157 - t112 * beta[55])
-                    - s_q10 * (t111 * beta[55] + t156 - (t7 + t110) * beta[54])),
-        t74 * beta[56] + qdd[10] * beta[57] + t75 * beta[59] + t71 * t134
-            + qd[10] * beta[88] + qd[10] * beta[89] / sqrt(t7 + 0.000001) + t167
-            - t73 * t136 - t69 * beta[55] - t70 * beta[54] - 0.16 * t156,
-        qd[11] * beta[90] + qd[11] * beta[91] / sqrt(qd[11] * qd[11] + 0.000001) + t167,
-    ]
+    let vt0 = pair(qd[0], qd[6]) * pair(qd[0], qd[6]);
+    let (t0, t4) = pair_lanes(vt0);
+    let vt1 = pair(qd[1], qd[7]) * pair(qd[1], qd[7]);
+    let (t1, t5) = pair_lanes(vt1);
+    let vt2 = pair(qd[3], qd[9]) * pair(qd[3], qd[9]);
+    let (t2, t6) = pair_lanes(vt2);
+    let vt3 = pair(qd[4], qd[10]) * pair(qd[4], qd[10]);
+    let (t3, t7) = pair_lanes(vt3);
+    let vt23 = pair(qd[1], qd[7]) + pair(qd[2], qd[8]);
+    let (t23, t61) = pair_lanes(vt23);
+    let vt24 = pair(qdd[1], qdd[7]) + pair(qdd[2], qdd[8]);
+    let vt42 = pair(qd[4], qd[10]) + pair(qd[5], qd[11]);
+    let (t42, t80) = pair_lanes(vt42);
+    let vt43 = pair(qdd[4], qdd[10]) + pair(qdd[5], qdd[11]);
+    let vt10 = pair(9.81, 9.81) * pair(s_q0, s_q6) - pair(0.014, 0.014) * vt0;
+    let (t10, t48) = pair_lanes(vt10);
+    let vt11 = pair(9.81, 9.81) * pair(c_q0, c_q6)
+        + pair(0.014, 0.014) * pair(qdd[0], qdd[6]);
+    let vt9 = pair(qdd[0], qdd[6]) * pair(s_q1, s_q7);
+    let vt12 = pair(s_q1, s_q7) * vt11;
+    let (t12, t50) = pair_lanes(vt12);
+    let vt14 = pair(qd[0], qd[6]) * pair(s_q1, s_q7);
+    let (t14, t52) = pair_lanes(vt14);
+    let vt15 = pair(qd[1], qd[7]) * vt14;
+    let vt8 = pair(qdd[0], qdd[6]) * pair(c_q1, c_q7);
+    let vt13 = pair(c_q1, c_q7) * vt11;
+    let (t13, t51) = pair_lanes(vt13);
+    let vt16 = pair(qd[0], qd[6]) * pair(c_q1, c_q7);
+    let (t16, t54) = pair_lanes(vt16);
+    let vt17 = vt8 - vt15;
+    let (t17, t55) = pair_lanes(vt17);
+    let vt18 = vt9 + pair(qd[1], qd[7]) * vt16;
+    let (t18, t56) = pair_lanes(vt18);
+    let vt21 = vt14 * vt16;
+    let (t21, t59) = pair_lanes(vt21);
+    let vt22 = vt16 * vt16;
+    let vt19 = vt16 * pair(c_q2, c_q8) - vt14 * pair(s_q2, s_q8);
+    let (t19, t57) = pair_lanes(vt19);
+    let vt20 = vt16 * pair(s_q2, s_q8) + vt14 * pair(c_q2, c_q8);
+    let (t20, t58) = pair_lanes(vt20);
+    let vt25 = vt17 * pair(c_q2, c_q8) - vt18 * pair(s_q2, s_q8)
+        - pair(qd[2], qd[8]) * vt20;
+    let (t25, t63) = pair_lanes(vt25);
+    let vt26 = pair(qd[2], qd[8]) * vt19 + vt17 * pair(s_q2, s_q8)
+        + vt18 * pair(c_q2, c_q8);
+    let (t26, t64) = pair_lanes(vt26);
+    let vt29 = pair(0.014, 0.014) * vt2 + pair(9.81, 9.81) * pair(s_q3, s_q9);
+    let (t29, t67) = pair_lanes(vt29);
+    let vt30 = pair(9.81, 9.81) * pair(c_q3, c_q9)
+        - pair(0.014, 0.014) * pair(qdd[3], qdd[9]);
+    let vt28 = pair(qdd[3], qdd[9]) * pair(s_q4, s_q10);
+    let vt31 = pair(s_q4, s_q10) * vt30;
+    let (t31, t69) = pair_lanes(vt31);
+    let vt33 = pair(qd[3], qd[9]) * pair(s_q4, s_q10);
+    let (t33, t71) = pair_lanes(vt33);
+    let vt34 = pair(qd[4], qd[10]) * vt33;
+    let vt27 = pair(qdd[3], qdd[9]) * pair(c_q4, c_q10);
+    let vt32 = pair(c_q4, c_q10) * vt30;
+    let (t32, t70) = pair_lanes(vt32);
+    let vt35 = pair(qd[3], qd[9]) * pair(c_q4, c_q10);
+    let (t35, t73) = pair_lanes(vt35);
+    let vt36 = vt27 - vt34;
+    let (t36, t74) = pair_lanes(vt36);
+    let vt37 = vt28 + pair(qd[4], qd[10]) * vt35;
+    let (t37, t75) = pair_lanes(vt37);
+    let vt40 = vt33 * vt35;
+    let (t40, t78) = pair_lanes(vt40);
+    let vt41 = vt35 * vt35;
+    let vt38 = vt35 * pair(c_q5, c_q11) - vt33 * pair(s_q5, s_q11);
+    let (t38, t76) = pair_lanes(vt38);
+    let vt39 = vt35 * pair(s_q5, s_q11) + vt33 * pair(c_q5, c_q11);
+    let (t39, t77) = pair_lanes(vt39);
+    let vt44 = vt36 * pair(c_q5, c_q11) - vt37 * pair(s_q5, s_q11)
+        - pair(qd[5], qd[11]) * vt39;
+    let (t44, t82) = pair_lanes(vt44);
+    let vt45 = pair(qd[5], qd[11]) * vt38 + vt36 * pair(s_q5, s_q11)
+        + vt37 * pair(c_q5, c_q11);
+    let (t45, t83) = pair_lanes(vt45);
+    let vt84 = vt19 * vt20;
+    let vt85 = vt38 * vt39;
+    let vt88 = vt23 * vt23;
+    let vt89 = vt42 * vt42;
+    let vt92 = vt14 * vt14;
+    let (t92, t104) = pair_lanes(vt92);
+    let vt93 = pair(qdd[1], qdd[7]) + vt21;
+    let (t93, t105) = pair_lanes(vt93);
+    let vt94 = vt1 + vt22;
+    let (t94, t106) = pair_lanes(vt94);
+    let vt95 = pair(-0.03745, -0.03745) * vt9 - vt12 - pair(0.16, 0.16) * vt93;
+    let vt96 = vt10 - pair(0.03745, 0.03745) * (vt22 + vt92)
+        - pair(0.16, 0.16) * (pair(2.0, 2.0) * vt15 - vt8);
+    let vt97 = pair(0.03745, 0.03745) * vt8 + vt13 + pair(0.16, 0.16) * vt94;
+    let vt98 = vt33 * vt33;
+    let (t98, t110) = pair_lanes(vt98);
+    let vt99 = pair(qdd[4], qdd[10]) + vt40;
+    let (t99, t111) = pair_lanes(vt99);
+    let vt100 = vt3 + vt41;
+    let (t100, t112) = pair_lanes(vt100);
+    let vt101 = pair(0.03745, 0.03745) * vt28 - vt31 - pair(0.16, 0.16) * vt99;
+    let vt102 = vt29 + pair(0.03745, 0.03745) * (vt41 + vt98)
+        - pair(0.16, 0.16) * (pair(2.0, 2.0) * vt34 - vt27);
+    let vt103 = vt32 + pair(0.16, 0.16) * vt100 - pair(0.03745, 0.03745) * vt27;
+    let vt116 = pair(qd[1], qd[7]) * pair(beta[5], beta[39])
+        + vt14 * pair(beta[7], beta[41]);
+    let (t116, t128) = pair_lanes(vt116);
+    let vt117 = vt16 * pair(beta[5], beta[39])
+        + pair(qd[1], qd[7]) * pair(beta[6], beta[40]) + vt14 * pair(beta[8], beta[42]);
+    let (t117, t129) = pair_lanes(vt117);
+    let vt118 = vt16 * pair(beta[7], beta[41])
+        + pair(qd[1], qd[7]) * pair(beta[8], beta[42]) + vt14 * pair(beta[9], beta[43]);
+    let (t118, t130) = pair_lanes(vt118);
+    let vt119 = vt23 * pair(beta[12], beta[46]) + vt20 * pair(beta[14], beta[48]);
+    let vt120 = vt19 * pair(beta[12], beta[46]) + vt23 * pair(beta[13], beta[47])
+        + vt20 * pair(beta[15], beta[49]);
+    let vt121 = vt19 * pair(beta[14], beta[48]) + vt23 * pair(beta[15], beta[49])
+        + vt20 * pair(beta[16], beta[50]);
+    let vt122 = pair(qd[4], qd[10]) * pair(beta[22], beta[56])
+        + vt33 * pair(beta[24], beta[58]);
+    let (t122, t134) = pair_lanes(vt122);
+    let vt123 = vt35 * pair(beta[22], beta[56])
+        + pair(qd[4], qd[10]) * pair(beta[23], beta[57])
+        + vt33 * pair(beta[25], beta[59]);
+    let (t123, t135) = pair_lanes(vt123);
+    let vt124 = vt35 * pair(beta[24], beta[58])
+        + pair(qd[4], qd[10]) * pair(beta[25], beta[59])
+        + vt33 * pair(beta[26], beta[60]);
+    let (t124, t136) = pair_lanes(vt124);
+    let vt125 = vt42 * pair(beta[29], beta[63]) + vt39 * pair(beta[31], beta[65]);
+    let vt126 = vt38 * pair(beta[29], beta[63]) + vt42 * pair(beta[30], beta[64])
+        + vt39 * pair(beta[32], beta[66]);
+    let vt127 = vt38 * pair(beta[31], beta[65]) + vt42 * pair(beta[32], beta[66])
+        + vt39 * pair(beta[33], beta[67]);
+    let vt140 = (vt24 + vt84) * pair(beta[11], beta[45])
+        - (vt88 + vt20 * vt20) * pair(beta[10], beta[44]);
+    let vt141 = (vt84 - vt24) * pair(beta[10], beta[44])
+        - (vt19 * vt19 + vt88) * pair(beta[11], beta[45]);
+    let vt142 = vt24 * pair(beta[12], beta[46]) + vt26 * pair(beta[14], beta[48])
+        + vt23 * vt121 - vt20 * vt120 - vt96 * pair(beta[11], beta[45]);
+    let (t142, t150) = pair_lanes(vt142);
+    let vt143 = vt25 * pair(beta[14], beta[48]) + vt24 * pair(beta[15], beta[49])
+        + vt26 * pair(beta[16], beta[50]) + vt19 * vt120
+        + vt96 * pair(beta[10], beta[44]) - vt23 * vt119;
+    let (t143, t151) = pair_lanes(vt143);
+    let vt144 = (vt43 + vt85) * pair(beta[28], beta[62])
+        - (vt89 + vt39 * vt39) * pair(beta[27], beta[61]);
+    let vt145 = (vt85 - vt43) * pair(beta[27], beta[61])
+        - (vt38 * vt38 + vt89) * pair(beta[28], beta[62]);
+    let vt146 = vt43 * pair(beta[29], beta[63]) + vt45 * pair(beta[31], beta[65])
+        + vt42 * vt127 - vt39 * vt126 - vt102 * pair(beta[28], beta[62]);
+    let (t146, t154) = pair_lanes(vt146);
+    let vt147 = vt44 * pair(beta[31], beta[65]) + vt43 * pair(beta[32], beta[66])
+        + vt45 * pair(beta[33], beta[67]) + vt38 * vt126
+        + vt102 * pair(beta[27], beta[61]) - vt42 * vt125;
+    let (t147, t155) = pair_lanes(vt147);
+    let vt160 = pair(c_q5, c_q11) * vt144 + pair(s_q5, s_q11) * vt145;
+    let (t160, t156) = pair_lanes(vt160);
+    let vt161 = pair(c_q5, c_q11) * vt145 - pair(s_q5, s_q11) * vt144;
+    let (t161, t157) = pair_lanes(vt161);
+    let vt162 = pair(c_q2, c_q8) * vt140 + pair(s_q2, s_q8) * vt141;
+    let (t162, t158) = pair_lanes(vt162);
+    let vt163 = pair(c_q2, c_q8) * vt141 - pair(s_q2, s_q8) * vt140;
+    let (t163, t159) = pair_lanes(vt163);
+    let vt164 = vt25 * pair(beta[12], beta[46]) + vt24 * pair(beta[13], beta[47])
+        + vt26 * pair(beta[15], beta[49]) + vt20 * vt119
+        + (pair(c_q2, c_q8) * vt95 - pair(s_q2, s_q8) * vt97) * pair(beta[11], beta[45])
+        - (pair(s_q2, s_q8) * vt95 + pair(c_q2, c_q8) * vt97) * pair(beta[10], beta[44])
+        - vt19 * vt121;
+    let (t164, t166) = pair_lanes(vt164);
+    let vt165 = vt44 * pair(beta[29], beta[63]) + vt43 * pair(beta[30], beta[64])
+        + vt45 * pair(beta[32], beta[66]) + vt39 * vt125
+        + (pair(c_q5, c_q11) * vt101 - pair(s_q5, s_q11) * vt103)
+            * pair(beta[28], beta[62])
+        - (pair(s_q5, s_q11) * vt101 + pair(c_q5, c_q11) * vt103)
+            * pair(beta[27], beta[61]) - vt38 * vt127;
+    let (t165, t167) = pair_lanes(vt165);
+    let o0 = qdd[0] * beta[2] + qd[0] * beta[68] + qd[0] * beta[69] / sqrt(t0 + 0.000001)
+        + c_q1
+            * (qdd[1] * beta[5] + t18 * beta[7] + qd[1] * t118 + c_q2 * t142
+                + s_q2 * t143
+                + 0.16 * ((t26 + t19 * t23) * beta[10] + (t20 * t23 - t25) * beta[11])
+                + 0.03745 * t163 - t14 * t117 - t10 * beta[4])
+        + s_q1
+            * (t17 * beta[7] + qdd[1] * beta[8] + t18 * beta[9] + t16 * t117
+                + t10 * beta[3] + c_q2 * t143 - qd[1] * t116 - s_q2 * t142
+                - 0.03745 * t162) + 9.81 * (c_q0 * beta[0] - s_q0 * beta[1])
+        + 0.014
+            * (c_q1 * ((t21 - qdd[1]) * beta[3] + t163 - t94 * beta[4])
+                - s_q1 * (t93 * beta[4] + t162 - (t1 + t92) * beta[3]));
+    let o1 = t17 * beta[5] + qdd[1] * beta[6] + t18 * beta[8] + t14 * t116
+        + qd[1] * beta[70] + qd[1] * beta[71] / sqrt(t1 + 0.000001) + t164 - t16 * t118
+        - t12 * beta[4] - t13 * beta[3] - 0.16 * t162;
+    let o2 = qd[2] * beta[72] + qd[2] * beta[73] / sqrt(qd[2] * qd[2] + 0.000001) + t164;
+    let o3 = qdd[3] * beta[19] + qd[3] * beta[74]
+        + qd[3] * beta[75] / sqrt(t2 + 0.000001)
+        + c_q4
+            * (qdd[4] * beta[22] + t37 * beta[24] + qd[4] * t124 + c_q5 * t146
+                + s_q5 * t147
+                + 0.16 * ((t45 + t38 * t42) * beta[27] + (t39 * t42 - t44) * beta[28])
+                - t33 * t123 - t29 * beta[21] - 0.03745 * t161)
+        + s_q4
+            * (t36 * beta[24] + qdd[4] * beta[25] + t37 * beta[26] + t35 * t123
+                + t29 * beta[20] + c_q5 * t147 + 0.03745 * t160 - qd[4] * t122
+                - s_q5 * t146) + 9.81 * (c_q3 * beta[17] - s_q3 * beta[18])
+        - 0.014
+            * (c_q4 * ((t40 - qdd[4]) * beta[20] + t161 - t100 * beta[21])
+                - s_q4 * (t99 * beta[21] + t160 - (t3 + t98) * beta[20]));
+    let o4 = t36 * beta[22] + qdd[4] * beta[23] + t37 * beta[25] + t33 * t122
+        + qd[4] * beta[76] + qd[4] * beta[77] / sqrt(t3 + 0.000001) + t165 - t35 * t124
+        - t31 * beta[21] - t32 * beta[20] - 0.16 * t160;
+    let o5 = qd[5] * beta[78] + qd[5] * beta[79] / sqrt(qd[5] * qd[5] + 0.000001) + t165;
+    let o6 = qdd[6] * beta[36] + qd[6] * beta[80]
+        + qd[6] * beta[81] / sqrt(t4 + 0.000001)
+        + c_q7
+            * (qdd[7] * beta[39] + t56 * beta[41] + qd[7] * t130 + c_q8 * t150
+                + s_q8 * t151
+                + 0.16 * ((t64 + t57 * t61) * beta[44] + (t58 * t61 - t63) * beta[45])
+                + 0.03745 * t159 - t52 * t129 - t48 * beta[38])
+        + s_q7
+            * (t55 * beta[41] + qdd[7] * beta[42] + t56 * beta[43] + t54 * t129
+                + t48 * beta[37] + c_q8 * t151 - qd[7] * t128 - s_q8 * t150
+                - 0.03745 * t158) + 9.81 * (c_q6 * beta[34] - s_q6 * beta[35])
+        + 0.014
+            * (c_q7 * ((t59 - qdd[7]) * beta[37] + t159 - t106 * beta[38])
+                - s_q7 * (t105 * beta[38] + t158 - (t5 + t104) * beta[37]));
+    let o7 = t55 * beta[39] + qdd[7] * beta[40] + t56 * beta[42] + t52 * t128
+        + qd[7] * beta[82] + qd[7] * beta[83] / sqrt(t5 + 0.000001) + t166 - t54 * t130
+        - t50 * beta[38] - t51 * beta[37] - 0.16 * t158;
+    let o8 = qd[8] * beta[84] + qd[8] * beta[85] / sqrt(qd[8] * qd[8] + 0.000001) + t166;
+    let o9 = qdd[9] * beta[53] + qd[9] * beta[86]
+        + qd[9] * beta[87] / sqrt(t6 + 0.000001)
+        + c_q10
+            * (qdd[10] * beta[56] + t75 * beta[58] + qd[10] * t136 + c_q11 * t154
+                + s_q11 * t155
+                + 0.16 * ((t83 + t76 * t80) * beta[61] + (t77 * t80 - t82) * beta[62])
+                - t71 * t135 - t67 * beta[55] - 0.03745 * t157)
+        + s_q10
+            * (t74 * beta[58] + qdd[10] * beta[59] + t75 * beta[60] + t73 * t135
+                + t67 * beta[54] + c_q11 * t155 + 0.03745 * t156 - qd[10] * t134
+                - s_q11 * t154) + 9.81 * (c_q9 * beta[51] - s_q9 * beta[52])
+        - 0.014
+            * (c_q10 * ((t78 - qdd[10]) * beta[54] + t157 - t112 * beta[55])
+                - s_q10 * (t111 * beta[55] + t156 - (t7 + t110) * beta[54]));
+    let o10 = t74 * beta[56] + qdd[10] * beta[57] + t75 * beta[59] + t71 * t134
+        + qd[10] * beta[88] + qd[10] * beta[89] / sqrt(t7 + 0.000001) + t167 - t73 * t136
+        - t69 * beta[55] - t70 * beta[54] - 0.16 * t156;
+    let o11 = qd[11] * beta[90] + qd[11] * beta[91] / sqrt(qd[11] * qd[11] + 0.000001)
+        + t167;
+    [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11]
 }
 
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

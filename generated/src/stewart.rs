@@ -2989,10 +2989,8 @@ fn forward_dynamics_with_body(
     let t33 = qd[5] * t28 - qd[4] * t29;
     let t34 = qd[3] * t29 - qd[5] * t27;
     let vt35 = pair(p.g, p.g) * pair(c_q7, c_q10);
-    let (t35, t40) = pair_lanes(vt35);
     let vt36 = pair(qd[6], qd[9]) * pair(s_q8, s_q11);
     let vt37 = pair(qd[6], qd[9]) * pair(c_q8, c_q11);
-    let (t37, t42) = pair_lanes(vt37);
     let vt38 = vt36 * vt37;
     let vt39 = pair(qd[7], qd[10]) * vt36;
     let vt45 = pair(p.g, p.g) * pair(c_q13, c_q16);
@@ -3157,11 +3155,15 @@ fn forward_dynamics_with_body(
         + pair(s_q8, s_q11) * vt35 * (vt60 + pair(d.k31, d.k31))
         + pair(0.5, 0.5) * vt67 * pair(d.k3, d.k3)) / (pair(d.k0, d.k0) + vt86);
     let (o7, o10) = pair_lanes(vo7);
-    let o8 = (tau[8] - p.mr * (c_q8 * t35 - q[9] * (t37 * t37 + qd[7] * qd[7]))
-        - 0.5 * d.k3 * (t37 * t37 + qd[7] * qd[7])) * d.k33;
-    let o11 = d.k33
-        * (tau[11] - p.mr * (c_q11 * t40 - q[12] * (t42 * t42 + qd[10] * qd[10]))
-            - 0.5 * d.k3 * (t42 * t42 + qd[10] * qd[10]));
+    let vo8 = (pair(tau[8], tau[11])
+        - pair(p.mr, p.mr)
+            * (pair(c_q8, c_q11) * vt35
+                - pair(q[9], q[12])
+                    * (vt37 * vt37 + pair(qd[7], qd[10]) * pair(qd[7], qd[10])))
+        - pair(0.5, 0.5) * pair(d.k3, d.k3)
+            * (vt37 * vt37 + pair(qd[7], qd[10]) * pair(qd[7], qd[10])))
+        * pair(d.k33, d.k33);
+    let (o8, o11) = pair_lanes(vo8);
     let vo12 = (pair(tau[12], tau[15])
         + pair(c_q14, c_q17)
             * (vt49 * (pair(d.k0, d.k0) + vt88 - pair(d.k2, d.k2))
@@ -32787,54 +32789,30 @@ fn base_inverse_dynamics_with_body(
     let t36 = qd[5] * t31 + qdd[3] + t9 * t28 + t12 * qdd[1] + t15 * t29 - qd[4] * t32;
     let t37 = qd[3] * t32 + qdd[4] + t10 * t28 + t13 * qdd[1] + t16 * t29 - qd[5] * t30;
     let t38 = qd[4] * t30 + qdd[5] + t11 * t28 + t14 * qdd[1] + t17 * t29 - qd[3] * t31;
-    let t39 = p.g * s_q7;
-    let t40 = c_q8 * qdd[6];
-    let t41 = s_q8 * qdd[6];
-    let t42 = p.g * c_q7;
-    let t43 = s_q8 * t42;
-    let t44 = c_q8 * t42;
-    let t45 = qd[6] * s_q8;
-    let t46 = qd[7] * t45;
-    let t47 = qd[6] * c_q8;
-    let t48 = qd[7] * t47;
-    let t49 = t40 - t46;
-    let t50 = t41 + t48;
-    let t51 = p.g * s_q10;
-    let t52 = c_q11 * qdd[9];
-    let t53 = s_q11 * qdd[9];
-    let t54 = p.g * c_q10;
-    let t55 = s_q11 * t54;
-    let t56 = c_q11 * t54;
-    let t57 = qd[9] * s_q11;
-    let t58 = qd[10] * t57;
-    let t59 = qd[9] * c_q11;
-    let t60 = qd[10] * t59;
-    let t61 = t52 - t58;
-    let t62 = t53 + t60;
-    let t63 = p.g * s_q13;
-    let t64 = c_q14 * qdd[12];
-    let t65 = s_q14 * qdd[12];
-    let t66 = p.g * c_q13;
-    let t67 = s_q14 * t66;
-    let t68 = c_q14 * t66;
-    let t69 = qd[12] * s_q14;
-    let t70 = qd[13] * t69;
-    let t71 = qd[12] * c_q14;
-    let t72 = qd[13] * t71;
-    let t73 = t64 - t70;
-    let t74 = t65 + t72;
-    let t75 = p.g * s_q16;
-    let t76 = c_q17 * qdd[15];
-    let t77 = s_q17 * qdd[15];
-    let t78 = p.g * c_q16;
-    let t79 = s_q17 * t78;
-    let t80 = c_q17 * t78;
-    let t81 = qd[15] * s_q17;
-    let t82 = qd[16] * t81;
-    let t83 = qd[15] * c_q17;
-    let t84 = qd[16] * t83;
-    let t85 = t76 - t82;
-    let t86 = t77 + t84;
+    let vt39 = pair(p.g, p.g) * pair(s_q7, s_q10);
+    let vt40 = pair(c_q8, c_q11) * pair(qdd[6], qdd[9]);
+    let vt41 = pair(s_q8, s_q11) * pair(qdd[6], qdd[9]);
+    let vt42 = pair(p.g, p.g) * pair(c_q7, c_q10);
+    let vt43 = pair(s_q8, s_q11) * vt42;
+    let vt44 = pair(c_q8, c_q11) * vt42;
+    let vt45 = pair(qd[6], qd[9]) * pair(s_q8, s_q11);
+    let vt46 = pair(qd[7], qd[10]) * vt45;
+    let vt47 = pair(qd[6], qd[9]) * pair(c_q8, c_q11);
+    let vt48 = pair(qd[7], qd[10]) * vt47;
+    let vt49 = vt40 - vt46;
+    let vt50 = vt41 + vt48;
+    let vt63 = pair(p.g, p.g) * pair(s_q13, s_q16);
+    let vt64 = pair(c_q14, c_q17) * pair(qdd[12], qdd[15]);
+    let vt65 = pair(s_q14, s_q17) * pair(qdd[12], qdd[15]);
+    let vt66 = pair(p.g, p.g) * pair(c_q13, c_q16);
+    let vt67 = pair(s_q14, s_q17) * vt66;
+    let vt68 = pair(c_q14, c_q17) * vt66;
+    let vt69 = pair(qd[12], qd[15]) * pair(s_q14, s_q17);
+    let vt70 = pair(qd[13], qd[16]) * vt69;
+    let vt71 = pair(qd[12], qd[15]) * pair(c_q14, c_q17);
+    let vt72 = pair(qd[13], qd[16]) * vt71;
+    let vt73 = vt64 - vt70;
+    let vt74 = vt65 + vt72;
     let t87 = p.g * s_q19;
     let t88 = c_q20 * qdd[18];
     let t89 = s_q20 * qdd[18];
@@ -32866,46 +32844,30 @@ fn base_inverse_dynamics_with_body(
     let t115 = t33 * t34;
     let t116 = t33 * t35;
     let t117 = t34 * t35;
-    let t118 = t47 * t47;
-    let t119 = qd[7] * qd[7];
-    let t120 = t45 * t45;
-    let t121 = t45 * t47;
-    let t122 = qdd[7] + t121;
-    let t123 = 2.0 * t46 - t40;
-    let t124 = t118 + t119;
-    let t125 = t44 + qdd[8] - q[9] * t124;
-    let t126 = q[9] * t122 + 2.0 * qd[7] * qd[8] - t43;
-    let t127 = t39 + q[9] * t123 - 2.0 * qd[8] * t47;
-    let t128 = t59 * t59;
-    let t129 = qd[10] * qd[10];
-    let t130 = t57 * t57;
-    let t131 = t57 * t59;
-    let t132 = qdd[10] + t131;
-    let t133 = 2.0 * t58 - t52;
-    let t134 = t128 + t129;
-    let t135 = t56 + qdd[11] - q[12] * t134;
-    let t136 = q[12] * t132 + 2.0 * qd[10] * qd[11] - t55;
-    let t137 = t51 + q[12] * t133 - 2.0 * qd[11] * t59;
-    let t138 = t71 * t71;
-    let t139 = qd[13] * qd[13];
-    let t140 = t69 * t69;
-    let t141 = t69 * t71;
-    let t142 = qdd[13] + t141;
-    let t143 = 2.0 * t70 - t64;
-    let t144 = t138 + t139;
-    let t145 = t68 + qdd[14] - q[15] * t144;
-    let t146 = q[15] * t142 + 2.0 * qd[13] * qd[14] - t67;
-    let t147 = t63 + q[15] * t143 - 2.0 * qd[14] * t71;
-    let t148 = t83 * t83;
-    let t149 = qd[16] * qd[16];
-    let t150 = t81 * t81;
-    let t151 = t81 * t83;
-    let t152 = qdd[16] + t151;
-    let t153 = 2.0 * t82 - t76;
-    let t154 = t148 + t149;
-    let t155 = t80 + qdd[17] - q[18] * t154;
-    let t156 = q[18] * t152 + 2.0 * qd[16] * qd[17] - t79;
-    let t157 = t75 + q[18] * t153 - 2.0 * qd[17] * t83;
+    let vt118 = vt47 * vt47;
+    let vt119 = pair(qd[7], qd[10]) * pair(qd[7], qd[10]);
+    let vt120 = vt45 * vt45;
+    let vt121 = vt45 * vt47;
+    let vt122 = pair(qdd[7], qdd[10]) + vt121;
+    let vt123 = pair(2.0, 2.0) * vt46 - vt40;
+    let vt124 = vt118 + vt119;
+    let vt125 = vt44 + pair(qdd[8], qdd[11]) - pair(q[9], q[12]) * vt124;
+    let vt126 = pair(q[9], q[12]) * vt122
+        + pair(2.0, 2.0) * pair(qd[7], qd[10]) * pair(qd[8], qd[11]) - vt43;
+    let vt127 = vt39 + pair(q[9], q[12]) * vt123
+        - pair(2.0, 2.0) * pair(qd[8], qd[11]) * vt47;
+    let vt138 = vt71 * vt71;
+    let vt139 = pair(qd[13], qd[16]) * pair(qd[13], qd[16]);
+    let vt140 = vt69 * vt69;
+    let vt141 = vt69 * vt71;
+    let vt142 = pair(qdd[13], qdd[16]) + vt141;
+    let vt143 = pair(2.0, 2.0) * vt70 - vt64;
+    let vt144 = vt138 + vt139;
+    let vt145 = vt68 + pair(qdd[14], qdd[17]) - pair(q[15], q[18]) * vt144;
+    let vt146 = pair(q[15], q[18]) * vt142
+        + pair(2.0, 2.0) * pair(qd[13], qd[16]) * pair(qd[14], qd[17]) - vt67;
+    let vt147 = vt63 + pair(q[15], q[18]) * vt143
+        - pair(2.0, 2.0) * pair(qd[14], qd[17]) * vt71;
     let t158 = t95 * t95;
     let t159 = qd[19] * qd[19];
     let t160 = t93 * t93;
@@ -32922,18 +32884,22 @@ fn base_inverse_dynamics_with_body(
     let t171 = t33 * beta[16] + t34 * beta[17] + t35 * beta[19];
     let t172 = t33 * beta[17] + t34 * beta[18] + t35 * beta[20];
     let t173 = t33 * beta[19] + t34 * beta[20] + t35 * beta[21];
-    let t174 = qd[7] * beta[26] + t45 * beta[28];
-    let t175 = t47 * beta[26] + qd[7] * beta[27] + t45 * beta[29];
-    let t176 = t47 * beta[28] + qd[7] * beta[29] + t45 * beta[30];
-    let t177 = qd[10] * beta[39] + t57 * beta[41];
-    let t178 = t59 * beta[39] + qd[10] * beta[40] + t57 * beta[42];
-    let t179 = t59 * beta[41] + qd[10] * beta[42] + t57 * beta[43];
-    let t180 = qd[13] * beta[52] + t69 * beta[54];
-    let t181 = t71 * beta[52] + qd[13] * beta[53] + t69 * beta[55];
-    let t182 = t71 * beta[54] + qd[13] * beta[55] + t69 * beta[56];
-    let t183 = qd[16] * beta[65] + t81 * beta[67];
-    let t184 = t83 * beta[65] + qd[16] * beta[66] + t81 * beta[68];
-    let t185 = t83 * beta[67] + qd[16] * beta[68] + t81 * beta[69];
+    let vt174 = pair(qd[7], qd[10]) * pair(beta[26], beta[39])
+        + vt45 * pair(beta[28], beta[41]);
+    let vt175 = vt47 * pair(beta[26], beta[39])
+        + pair(qd[7], qd[10]) * pair(beta[27], beta[40])
+        + vt45 * pair(beta[29], beta[42]);
+    let vt176 = vt47 * pair(beta[28], beta[41])
+        + pair(qd[7], qd[10]) * pair(beta[29], beta[42])
+        + vt45 * pair(beta[30], beta[43]);
+    let vt180 = pair(qd[13], qd[16]) * pair(beta[52], beta[65])
+        + vt69 * pair(beta[54], beta[67]);
+    let vt181 = vt71 * pair(beta[52], beta[65])
+        + pair(qd[13], qd[16]) * pair(beta[53], beta[66])
+        + vt69 * pair(beta[55], beta[68]);
+    let vt182 = vt71 * pair(beta[54], beta[67])
+        + pair(qd[13], qd[16]) * pair(beta[55], beta[68])
+        + vt69 * pair(beta[56], beta[69]);
     let t186 = qd[19] * beta[78] + t93 * beta[80];
     let t187 = t95 * beta[78] + qd[19] * beta[79] + t93 * beta[81];
     let t188 = t95 * beta[80] + qd[19] * beta[81] + t93 * beta[82];
@@ -32949,120 +32915,135 @@ fn base_inverse_dynamics_with_body(
         + t109 * beta[15] - t33 * t173 - t111 * beta[13];
     let t194 = t36 * beta[19] + t37 * beta[20] + t38 * beta[21] + t33 * t172
         + t110 * beta[13] - t34 * t171 - t109 * beta[14];
+    let o0 = qdd[0] * beta[1] + t21 * beta[0]
+        + c_q1
+            * (qdd[1] * beta[4] + t29 * beta[6] + qd[1] * t170 + t106 * beta[11]
+                + t9 * t192 + t10 * t193 + t11 * t194 - t24 * t169 - t18 * beta[3]
+                - t108 * beta[12]
+                - q[2]
+                    * (t108 * beta[9] + (t20 + 2.0 * t27) * beta[10] + t104 * beta[12]
+                        + t12 * t189 + t13 * t190 + t14 * t191
+                        - (t99 + t101) * beta[11]))
+        + s_q1
+            * (t28 * beta[6] + qdd[1] * beta[7] + t29 * beta[8] + t26 * t169
+                + t18 * beta[2] + t108 * beta[10] + t15 * t192 + t16 * t193 + t17 * t194
+                - qd[1] * t168 - t107 * beta[11]);
+    let o1 = t28 * beta[4] + qdd[1] * beta[5] + t29 * beta[7] + t24 * t168
+        + t107 * beta[12] + t12 * t192 + t13 * t193 + t14 * t194
+        + q[2]
+            * (t107 * beta[9] + t103 * beta[12] + t9 * t189 + t10 * t190 + t11 * t191
+                - (t100 + t101) * beta[10] - t20 * beta[11]) - t26 * t170 - t22 * beta[3]
+        - t23 * beta[2] - t106 * beta[10];
+    let o2 = t106 * beta[9] + (t102 - qdd[1]) * beta[10] + t19 * beta[11] + t15 * t189
+        + t16 * t190 + t17 * t191 - t105 * beta[12];
+    let vo6 = pair(qdd[6], qdd[9]) * pair(beta[23], beta[36])
+        + vt42 * pair(beta[22], beta[35])
+        + pair(c_q8, c_q11)
+            * (pair(qdd[7], qdd[10]) * pair(beta[26], beta[39])
+                + vt50 * pair(beta[28], beta[41]) + pair(qd[7], qd[10]) * vt176
+                + vt125 * pair(beta[33], beta[46]) - vt45 * vt175
+                - vt39 * pair(beta[25], beta[38]) - vt127 * pair(beta[34], beta[47])
+                - pair(q[9], q[12])
+                    * (vt127 * pair(beta[31], beta[44])
+                        + (vt41 + pair(2.0, 2.0) * vt48) * pair(beta[32], beta[45])
+                        + vt123 * pair(beta[34], beta[47])
+                        - (vt118 + vt120) * pair(beta[33], beta[46])))
+        + pair(s_q8, s_q11)
+            * (vt49 * pair(beta[28], beta[41])
+                + pair(qdd[7], qdd[10]) * pair(beta[29], beta[42])
+                + vt50 * pair(beta[30], beta[43]) + vt47 * vt175
+                + vt39 * pair(beta[24], beta[37]) + vt127 * pair(beta[32], beta[45])
+                - pair(qd[7], qd[10]) * vt174 - vt126 * pair(beta[33], beta[46]));
+    let (o6, o9) = pair_lanes(vo6);
+    let vo7 = vt49 * pair(beta[26], beta[39])
+        + pair(qdd[7], qdd[10]) * pair(beta[27], beta[40])
+        + vt50 * pair(beta[29], beta[42]) + vt45 * vt174
+        + vt126 * pair(beta[34], beta[47])
+        + pair(q[9], q[12])
+            * (vt126 * pair(beta[31], beta[44]) + vt122 * pair(beta[34], beta[47])
+                - (vt119 + vt120) * pair(beta[32], beta[45])
+                - vt41 * pair(beta[33], beta[46])) - vt47 * vt176
+        - vt43 * pair(beta[25], beta[38]) - vt44 * pair(beta[24], beta[37])
+        - vt125 * pair(beta[32], beta[45]);
+    let (o7, o10) = pair_lanes(vo7);
+    let vo8 = vt125 * pair(beta[31], beta[44])
+        + (vt121 - pair(qdd[7], qdd[10])) * pair(beta[32], beta[45])
+        + vt40 * pair(beta[33], beta[46]) - vt124 * pair(beta[34], beta[47]);
+    let (o8, o11) = pair_lanes(vo8);
+    let vo12 = pair(qdd[12], qdd[15]) * pair(beta[49], beta[62])
+        + vt66 * pair(beta[48], beta[61])
+        + pair(c_q14, c_q17)
+            * (pair(qdd[13], qdd[16]) * pair(beta[52], beta[65])
+                + vt74 * pair(beta[54], beta[67]) + pair(qd[13], qd[16]) * vt182
+                + vt145 * pair(beta[59], beta[72]) - vt69 * vt181
+                - vt63 * pair(beta[51], beta[64]) - vt147 * pair(beta[60], beta[73])
+                - pair(q[15], q[18])
+                    * (vt147 * pair(beta[57], beta[70])
+                        + (vt65 + pair(2.0, 2.0) * vt72) * pair(beta[58], beta[71])
+                        + vt143 * pair(beta[60], beta[73])
+                        - (vt138 + vt140) * pair(beta[59], beta[72])))
+        + pair(s_q14, s_q17)
+            * (vt73 * pair(beta[54], beta[67])
+                + pair(qdd[13], qdd[16]) * pair(beta[55], beta[68])
+                + vt74 * pair(beta[56], beta[69]) + vt71 * vt181
+                + vt63 * pair(beta[50], beta[63]) + vt147 * pair(beta[58], beta[71])
+                - pair(qd[13], qd[16]) * vt180 - vt146 * pair(beta[59], beta[72]));
+    let (o12, o15) = pair_lanes(vo12);
+    let vo13 = vt73 * pair(beta[52], beta[65])
+        + pair(qdd[13], qdd[16]) * pair(beta[53], beta[66])
+        + vt74 * pair(beta[55], beta[68]) + vt69 * vt180
+        + vt146 * pair(beta[60], beta[73])
+        + pair(q[15], q[18])
+            * (vt146 * pair(beta[57], beta[70]) + vt142 * pair(beta[60], beta[73])
+                - (vt139 + vt140) * pair(beta[58], beta[71])
+                - vt65 * pair(beta[59], beta[72])) - vt71 * vt182
+        - vt67 * pair(beta[51], beta[64]) - vt68 * pair(beta[50], beta[63])
+        - vt145 * pair(beta[58], beta[71]);
+    let (o13, o16) = pair_lanes(vo13);
+    let vo14 = vt145 * pair(beta[57], beta[70])
+        + (vt141 - pair(qdd[13], qdd[16])) * pair(beta[58], beta[71])
+        + vt64 * pair(beta[59], beta[72]) - vt144 * pair(beta[60], beta[73]);
+    let (o14, o17) = pair_lanes(vo14);
+    let o18 = qdd[18] * beta[75] + t90 * beta[74]
+        + c_q20
+            * (qdd[19] * beta[78] + t98 * beta[80] + qd[19] * t188 + t165 * beta[85]
+                - t93 * t187 - t87 * beta[77] - t167 * beta[86]
+                - q[21]
+                    * (t167 * beta[83] + (t89 + 2.0 * t96) * beta[84] + t163 * beta[86]
+                        - (t158 + t160) * beta[85]))
+        + s_q20
+            * (t97 * beta[80] + qdd[19] * beta[81] + t98 * beta[82] + t95 * t187
+                + t87 * beta[76] + t167 * beta[84] - qd[19] * t186 - t166 * beta[85]);
+    let o19 = t97 * beta[78] + qdd[19] * beta[79] + t98 * beta[81] + t93 * t186
+        + t166 * beta[86]
+        + q[21]
+            * (t166 * beta[83] + t162 * beta[86] - (t159 + t160) * beta[84]
+                - t89 * beta[85]) - t95 * t188 - t91 * beta[77] - t92 * beta[76]
+        - t165 * beta[84];
+    let o20 = t165 * beta[83] + (t161 - qdd[19]) * beta[84] + t88 * beta[85]
+        - t164 * beta[86];
     [
-        qdd[0] * beta[1] + t21 * beta[0]
-            + c_q1
-                * (qdd[1] * beta[4] + t29 * beta[6] + qd[1] * t170 + t106 * beta[11]
-                    + t9 * t192 + t10 * t193 + t11 * t194 - t24 * t169 - t18 * beta[3]
-                    - t108 * beta[12]
-                    - q[2]
-                        * (t108 * beta[9] + (t20 + 2.0 * t27) * beta[10]
-                            + t104 * beta[12] + t12 * t189 + t13 * t190 + t14 * t191
-                            - (t99 + t101) * beta[11]))
-            + s_q1
-                * (t28 * beta[6] + qdd[1] * beta[7] + t29 * beta[8] + t26 * t169
-                    + t18 * beta[2] + t108 * beta[10] + t15 * t192 + t16 * t193
-                    + t17 * t194 - qd[1] * t168 - t107 * beta[11]),
-        t28 * beta[4] + qdd[1] * beta[5] + t29 * beta[7] + t24 * t168 + t107 * beta[12]
-            + t12 * t192 + t13 * t193 + t14 * t194
-            + q[2]
-                * (t107 * beta[9] + t103 * beta[12] + t9 * t189 + t10 * t190 + t11 * t191
-                    - (t100 + t101) * beta[10] - t20 * beta[11]) - t26 * t170
-            - t22 * beta[3] - t23 * beta[2] - t106 * beta[10],
-        t106 * beta[9] + (t102 - qdd[1]) * beta[10] + t19 * beta[11] + t15 * t189
-            + t16 * t190 + t17 * t191 - t105 * beta[12],
+        o0,
+        o1,
+        o2,
         t192,
         t193,
         t194,
-        qdd[6] * beta[23] + t42 * beta[22]
-            + c_q8
-                * (qdd[7] * beta[26] + t50 * beta[28] + qd[7] * t176 + t125 * beta[33]
-                    - t45 * t175 - t39 * beta[25] - t127 * beta[34]
-                    - q[9]
-                        * (t127 * beta[31] + (t41 + 2.0 * t48) * beta[32]
-                            + t123 * beta[34] - (t118 + t120) * beta[33]))
-            + s_q8
-                * (t49 * beta[28] + qdd[7] * beta[29] + t50 * beta[30] + t47 * t175
-                    + t39 * beta[24] + t127 * beta[32] - qd[7] * t174 - t126 * beta[33]),
-        t49 * beta[26] + qdd[7] * beta[27] + t50 * beta[29] + t45 * t174
-            + t126 * beta[34]
-            + q[9]
-                * (t126 * beta[31] + t122 * beta[34] - (t119 + t120) * beta[32]
-                    - t41 * beta[33]) - t47 * t176 - t43 * beta[25] - t44 * beta[24]
-            - t125 * beta[32],
-        t125 * beta[31] + (t121 - qdd[7]) * beta[32] + t40 * beta[33] - t124 * beta[34],
-        qdd[9] * beta[36] + t54 * beta[35]
-            + c_q11
-                * (qdd[10] * beta[39] + t62 * beta[41] + qd[10] * t179 + t135 * beta[46]
-                    - t57 * t178 - t51 * beta[38] - t137 * beta[47]
-                    - q[12]
-                        * (t137 * beta[44] + (t53 + 2.0 * t60) * beta[45]
-                            + t133 * beta[47] - (t128 + t130) * beta[46]))
-            + s_q11
-                * (t61 * beta[41] + qdd[10] * beta[42] + t62 * beta[43] + t59 * t178
-                    + t51 * beta[37] + t137 * beta[45] - qd[10] * t177
-                    - t136 * beta[46]),
-        t61 * beta[39] + qdd[10] * beta[40] + t62 * beta[42] + t57 * t177
-            + t136 * beta[47]
-            + q[12]
-                * (t136 * beta[44] + t132 * beta[47] - (t129 + t130) * beta[45]
-                    - t53 * beta[46]) - t59 * t179 - t55 * beta[38] - t56 * beta[37]
-            - t135 * beta[45],
-        t135 * beta[44] + (t131 - qdd[10]) * beta[45] + t52 * beta[46] - t134 * beta[47],
-        qdd[12] * beta[49] + t66 * beta[48]
-            + c_q14
-                * (qdd[13] * beta[52] + t74 * beta[54] + qd[13] * t182 + t145 * beta[59]
-                    - t69 * t181 - t63 * beta[51] - t147 * beta[60]
-                    - q[15]
-                        * (t147 * beta[57] + (t65 + 2.0 * t72) * beta[58]
-                            + t143 * beta[60] - (t138 + t140) * beta[59]))
-            + s_q14
-                * (t73 * beta[54] + qdd[13] * beta[55] + t74 * beta[56] + t71 * t181
-                    + t63 * beta[50] + t147 * beta[58] - qd[13] * t180
-                    - t146 * beta[59]),
-        t73 * beta[52] + qdd[13] * beta[53] + t74 * beta[55] + t69 * t180
-            + t146 * beta[60]
-            + q[15]
-                * (t146 * beta[57] + t142 * beta[60] - (t139 + t140) * beta[58]
-                    - t65 * beta[59]) - t71 * t182 - t67 * beta[51] - t68 * beta[50]
-            - t145 * beta[58],
-        t145 * beta[57] + (t141 - qdd[13]) * beta[58] + t64 * beta[59] - t144 * beta[60],
-        qdd[15] * beta[62] + t78 * beta[61]
-            + c_q17
-                * (qdd[16] * beta[65] + t86 * beta[67] + qd[16] * t185 + t155 * beta[72]
-                    - t81 * t184 - t75 * beta[64] - t157 * beta[73]
-                    - q[18]
-                        * (t157 * beta[70] + (t77 + 2.0 * t84) * beta[71]
-                            + t153 * beta[73] - (t148 + t150) * beta[72]))
-            + s_q17
-                * (t85 * beta[67] + qdd[16] * beta[68] + t86 * beta[69] + t83 * t184
-                    + t75 * beta[63] + t157 * beta[71] - qd[16] * t183
-                    - t156 * beta[72]),
-        t85 * beta[65] + qdd[16] * beta[66] + t86 * beta[68] + t81 * t183
-            + t156 * beta[73]
-            + q[18]
-                * (t156 * beta[70] + t152 * beta[73] - (t149 + t150) * beta[71]
-                    - t77 * beta[72]) - t83 * t185 - t79 * beta[64] - t80 * beta[63]
-            - t155 * beta[71],
-        t155 * beta[70] + (t151 - qdd[16]) * beta[71] + t76 * beta[72] - t154 * beta[73],
-        qdd[18] * beta[75] + t90 * beta[74]
-            + c_q20
-                * (qdd[19] * beta[78] + t98 * beta[80] + qd[19] * t188 + t165 * beta[85]
-                    - t93 * t187 - t87 * beta[77] - t167 * beta[86]
-                    - q[21]
-                        * (t167 * beta[83] + (t89 + 2.0 * t96) * beta[84]
-                            + t163 * beta[86] - (t158 + t160) * beta[85]))
-            + s_q20
-                * (t97 * beta[80] + qdd[19] * beta[81] + t98 * beta[82] + t95 * t187
-                    + t87 * beta[76] + t167 * beta[84] - qd[19] * t186
-                    - t166 * beta[85]),
-        t97 * beta[78] + qdd[19] * beta[79] + t98 * beta[81] + t93 * t186
-            + t166 * beta[86]
-            + q[21]
-                * (t166 * beta[83] + t162 * beta[86] - (t159 + t160) * beta[84]
-                    - t89 * beta[85]) - t95 * t188 - t91 * beta[77] - t92 * beta[76]
-            - t165 * beta[84],
-        t165 * beta[83] + (t161 - qdd[19]) * beta[84] + t88 * beta[85] - t164 * beta[86],
+        o6,
+        o7,
+        o8,
+        o9,
+        o10,
+        o11,
+        o12,
+        o13,
+        o14,
+        o15,
+        o16,
+        o17,
+        o18,
+        o19,
+        o20,
     ]
 }
 

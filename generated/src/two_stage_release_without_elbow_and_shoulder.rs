@@ -452,36 +452,46 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let t0 = qd[3] * qd[4];
-    let t1 = qd[3] * qd[5];
-    let t2 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5])) + qdd[1] + qd[0] * qd[5]
-        + 0.5 * p.l1 * (qdd[5] + t0) - qd[2] * qd[3];
-    let t3 = 19.62 * (q[4] * q[5] - q[3] * q[6]) + qdd[2] + qd[1] * qd[3]
-        + 0.5 * p.l1 * (t1 - qdd[4]) - qd[0] * qd[4];
-    let t4 = qd[9] * qd[10];
-    let t5 = qd[9] * qd[11];
-    let t6 = 9.81 * (1.0 - 2.0 * (q[10] * q[10] + q[12] * q[12])) + qdd[7]
-        + qd[6] * qd[11] + 0.5 * p.l2 * (qdd[11] + t4) - qd[8] * qd[9];
-    let t7 = 19.62 * (q[11] * q[12] - q[10] * q[13]) + qdd[8] + qd[7] * qd[9]
-        + 0.5 * p.l2 * (t5 - qdd[10]) - qd[6] * qd[10];
-    [
-        p.m1
-            * (19.62 * (q[3] * q[4] + q[5] * q[6]) + qdd[0] + qd[2] * qd[4]
-                - qd[1] * qd[5] - 0.5 * p.l1 * (qd[4] * qd[4] + qd[5] * qd[5])),
-        p.m1 * t2,
-        p.m1 * t3,
-        0.0001 * qdd[3],
-        0.0001 * t1 + 0.08333333333333333 * d.k0 * (qdd[4] - t1) - 0.5 * t3 * d.k1,
-        0.08333333333333333 * d.k0 * (qdd[5] + t0) + 0.5 * t2 * d.k1 - 0.0001 * t0,
-        p.m2
-            * (19.62 * (q[10] * q[11] + q[12] * q[13]) + qdd[6] + qd[8] * qd[10]
-                - qd[7] * qd[11] - 0.5 * p.l2 * (qd[10] * qd[10] + qd[11] * qd[11])),
-        p.m2 * t6,
-        p.m2 * t7,
-        0.0001 * qdd[9],
-        0.0001 * t5 + 0.08333333333333333 * d.k2 * (qdd[10] - t5) - 0.5 * t7 * d.k3,
-        0.08333333333333333 * d.k2 * (qdd[11] + t4) + 0.5 * t6 * d.k3 - 0.0001 * t4,
-    ]
+    let vt0 = pair(qd[3], qd[9]) * pair(qd[4], qd[10]);
+    let vt1 = pair(qd[3], qd[9]) * pair(qd[5], qd[11]);
+    let vt2 = pair(9.81, 9.81)
+        * (pair(1.0, 1.0)
+            - pair(2.0, 2.0)
+                * (pair(q[3], q[10]) * pair(q[3], q[10])
+                    + pair(q[5], q[12]) * pair(q[5], q[12]))) + pair(qdd[1], qdd[7])
+        + pair(qd[0], qd[6]) * pair(qd[5], qd[11])
+        + pair(0.5, 0.5) * pair(p.l1, p.l2) * (pair(qdd[5], qdd[11]) + vt0)
+        - pair(qd[2], qd[8]) * pair(qd[3], qd[9]);
+    let vt3 = pair(19.62, 19.62)
+        * (pair(q[4], q[11]) * pair(q[5], q[12]) - pair(q[3], q[10]) * pair(q[6], q[13]))
+        + pair(qdd[2], qdd[8]) + pair(qd[1], qd[7]) * pair(qd[3], qd[9])
+        + pair(0.5, 0.5) * pair(p.l1, p.l2) * (vt1 - pair(qdd[4], qdd[10]))
+        - pair(qd[0], qd[6]) * pair(qd[4], qd[10]);
+    let vo0 = pair(p.m1, p.m2)
+        * (pair(19.62, 19.62)
+            * (pair(q[3], q[10]) * pair(q[4], q[11])
+                + pair(q[5], q[12]) * pair(q[6], q[13])) + pair(qdd[0], qdd[6])
+            + pair(qd[2], qd[8]) * pair(qd[4], qd[10])
+            - pair(qd[1], qd[7]) * pair(qd[5], qd[11])
+            - pair(0.5, 0.5) * pair(p.l1, p.l2)
+                * (pair(qd[4], qd[10]) * pair(qd[4], qd[10])
+                    + pair(qd[5], qd[11]) * pair(qd[5], qd[11])));
+    let (o0, o6) = pair_lanes(vo0);
+    let vo1 = pair(p.m1, p.m2) * vt2;
+    let (o1, o7) = pair_lanes(vo1);
+    let vo2 = pair(p.m1, p.m2) * vt3;
+    let (o2, o8) = pair_lanes(vo2);
+    let vo3 = pair(0.0001, 0.0001) * pair(qdd[3], qdd[9]);
+    let (o3, o9) = pair_lanes(vo3);
+    let vo4 = pair(0.0001, 0.0001) * vt1
+        + pair(0.08333333333333333, 0.08333333333333333) * pair(d.k0, d.k2)
+            * (pair(qdd[4], qdd[10]) - vt1) - pair(0.5, 0.5) * vt3 * pair(d.k1, d.k3);
+    let (o4, o10) = pair_lanes(vo4);
+    let vo5 = pair(0.08333333333333333, 0.08333333333333333) * pair(d.k0, d.k2)
+        * (pair(qdd[5], qdd[11]) + vt0) + pair(0.5, 0.5) * vt2 * pair(d.k1, d.k3)
+        - pair(0.0001, 0.0001) * vt0;
+    let (o5, o11) = pair_lanes(vo5);
+    [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11]
 }
 
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -614,24 +624,55 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let t0 = 1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5]);
-    let t1 = 2.0 * (q[4] * q[5] - q[3] * q[6]);
-    let t2 = 1.0 - 2.0 * (q[10] * q[10] + q[12] * q[12]);
-    let t3 = 2.0 * (q[11] * q[12] - q[10] * q[13]);
-    let t4 = 2.0 * p.m1 * (q[3] * q[4] + q[5] * q[6]);
-    let t5 = p.m1 * t0;
-    let t6 = p.m1 * t1;
-    let t7 = 2.0 * p.m2 * (q[10] * q[11] + q[12] * q[13]);
-    let t8 = p.m2 * t2;
-    let t9 = p.m2 * t3;
-    let t10 = qd[1] + 0.5 * p.l1 * qd[5];
-    let t11 = qd[2] - 0.5 * p.l1 * qd[4];
-    let t12 = qd[7] + 0.5 * p.l2 * qd[11];
-    let t13 = qd[8] - 0.5 * p.l2 * qd[10];
-    let t14 = 9.81 * t5 + p.m1 * (qd[0] * qd[5] - qd[3] * t11);
-    let t15 = 9.81 * t6 + p.m1 * (qd[3] * t10 - qd[0] * qd[4]);
-    let t16 = 9.81 * t8 + p.m2 * (qd[6] * qd[11] - qd[9] * t13);
-    let t17 = 9.81 * t9 + p.m2 * (qd[9] * t12 - qd[6] * qd[10]);
+    let vt0 = pair(1.0, 1.0)
+        - pair(2.0, 2.0)
+            * (pair(q[3], q[10]) * pair(q[3], q[10])
+                + pair(q[5], q[12]) * pair(q[5], q[12]));
+    let vt1 = pair(2.0, 2.0)
+        * (pair(q[4], q[11]) * pair(q[5], q[12])
+            - pair(q[3], q[10]) * pair(q[6], q[13]));
+    let vt4 = pair(2.0, 2.0) * pair(p.m1, p.m2)
+        * (pair(q[3], q[10]) * pair(q[4], q[11])
+            + pair(q[5], q[12]) * pair(q[6], q[13]));
+    let vt5 = pair(p.m1, p.m2) * vt0;
+    let vt6 = pair(p.m1, p.m2) * vt1;
+    let vt10 = pair(qd[1], qd[7])
+        + pair(0.5, 0.5) * pair(p.l1, p.l2) * pair(qd[5], qd[11]);
+    let vt11 = pair(qd[2], qd[8])
+        - pair(0.5, 0.5) * pair(p.l1, p.l2) * pair(qd[4], qd[10]);
+    let vt14 = pair(9.81, 9.81) * vt5
+        + pair(p.m1, p.m2)
+            * (pair(qd[0], qd[6]) * pair(qd[5], qd[11]) - pair(qd[3], qd[9]) * vt11);
+    let (t14, t16) = pair_lanes(vt14);
+    let vt15 = pair(9.81, 9.81) * vt6
+        + pair(p.m1, p.m2)
+            * (pair(qd[3], qd[9]) * vt10 - pair(qd[0], qd[6]) * pair(qd[4], qd[10]));
+    let (t15, t17) = pair_lanes(vt15);
+    let vo144 = pair(9.81, 9.81) * vt4
+        + pair(p.m1, p.m2) * (pair(qd[4], qd[10]) * vt11 - pair(qd[5], qd[11]) * vt10);
+    let (o144, o150) = pair_lanes(vo144);
+    let vo148 = pair(qd[3], qd[9])
+        * (pair(qd[5], qd[11])
+            * (pair(0.0001, 0.0001)
+                - pair(0.08333333333333333, 0.08333333333333333) * pair(d.k0, d.k2)))
+        - pair(0.5, 0.5) * pair(p.l1, p.l2) * vt15;
+    let (o148, o154) = pair_lanes(vo148);
+    let vo149 = pair(0.5, 0.5) * pair(p.l1, p.l2) * vt14
+        + pair(qd[3], qd[9])
+            * (pair(qd[4], qd[10])
+                * (pair(0.08333333333333333, 0.08333333333333333) * pair(d.k0, d.k2)
+                    - pair(0.0001, 0.0001)));
+    let (o149, o155) = pair_lanes(vo149);
+    let vo156 = pair(9.81, 9.81) * vt4;
+    let (o156, o162) = pair_lanes(vo156);
+    let vo157 = pair(9.81, 9.81) * vt5;
+    let (o157, o163) = pair_lanes(vo157);
+    let vo158 = pair(9.81, 9.81) * vt6;
+    let (o158, o164) = pair_lanes(vo158);
+    let vo160 = pair(-4.905, -4.905) * (vt1 * pair(d.k1, d.k3));
+    let (o160, o166) = pair_lanes(vo160);
+    let vo161 = pair(4.905, 4.905) * (vt0 * pair(d.k1, d.k3));
+    let (o161, o167) = pair_lanes(vo161);
     JointSpace {
         mass_matrix: [
             [p.m1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -647,34 +688,8 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, d.k8, 0.0, d.k9, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, d.k7, 0.0, 0.0, 0.0, d.k9],
         ],
-        bias: [
-            9.81 * t4 + p.m1 * (qd[4] * t11 - qd[5] * t10),
-            t14,
-            t15,
-            0.0,
-            qd[3] * (qd[5] * (0.0001 - 0.08333333333333333 * d.k0)) - 0.5 * p.l1 * t15,
-            0.5 * p.l1 * t14 + qd[3] * (qd[4] * (0.08333333333333333 * d.k0 - 0.0001)),
-            9.81 * t7 + p.m2 * (qd[10] * t13 - qd[11] * t12),
-            t16,
-            t17,
-            0.0,
-            qd[9] * (qd[11] * (0.0001 - 0.08333333333333333 * d.k2)) - 0.5 * p.l2 * t17,
-            0.5 * p.l2 * t16 + qd[9] * (qd[10] * (0.08333333333333333 * d.k2 - 0.0001)),
-        ],
-        gravity: [
-            9.81 * t4,
-            9.81 * t5,
-            9.81 * t6,
-            0.0,
-            -4.905 * (t1 * d.k1),
-            4.905 * (t0 * d.k1),
-            9.81 * t7,
-            9.81 * t8,
-            9.81 * t9,
-            0.0,
-            -4.905 * (t3 * d.k3),
-            4.905 * (t2 * d.k3),
-        ],
+        bias: [o144, t14, t15, 0.0, o148, o149, o150, t16, t17, 0.0, o154, o155],
+        gravity: [o156, o157, o158, 0.0, o160, o161, o162, o163, o164, 0.0, o166, o167],
     }
 }
 
@@ -704,53 +719,53 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let t0 = qd[3] * qd[5];
-    let t1 = qd[3] * qd[4];
-    let t2 = qd[9] * qd[11];
-    let t3 = qd[9] * qd[10];
-    let t4 = qd[1] + 0.5 * p.l1 * qd[5];
-    let t5 = qd[2] - 0.5 * p.l1 * qd[4];
-    let t6 = qd[7] + 0.5 * p.l2 * qd[11];
-    let t7 = qd[8] - 0.5 * p.l2 * qd[10];
-    let t8 = p.m1
-        * (9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5])) + qd[0] * qd[5]
-            - qd[3] * t5);
-    let t9 = p.m1 * (19.62 * (q[4] * q[5] - q[3] * q[6]) + qd[3] * t4 - qd[0] * qd[4]);
-    let t10 = p.m2
-        * (9.81 * (1.0 - 2.0 * (q[10] * q[10] + q[12] * q[12])) + qd[6] * qd[11]
-            - qd[9] * t7);
-    let t11 = p.m2
-        * (19.62 * (q[11] * q[12] - q[10] * q[13]) + qd[9] * t6 - qd[6] * qd[10]);
-    let t12 = tau[1] - t8;
-    let t13 = tau[2] - t9;
-    let t14 = tau[7] - t10;
-    let t15 = tau[8] - t11;
-    let t16 = tau[5] + t1 * (0.0001 - 0.08333333333333333 * d.k0)
-        - 0.5 * p.l1 * (t8 + t12);
-    let t17 = tau[4] + 0.5 * p.l1 * (t9 + t13)
-        + t0 * (0.08333333333333333 * d.k0 - 0.0001);
-    let t18 = tau[11] + t3 * (0.0001 - 0.08333333333333333 * d.k2)
-        - 0.5 * p.l2 * (t10 + t14);
-    let t19 = tau[10] + 0.5 * p.l2 * (t11 + t15)
-        + t2 * (0.08333333333333333 * d.k2 - 0.0001);
-    [
-        (tau[0] - p.m1 * (19.62 * (q[3] * q[4] + q[5] * q[6]) + qd[4] * t5 - qd[5] * t4))
-            * d.k10,
-        t12 * d.k10 - 6.0 * t16 * d.k11,
-        t13 * d.k10 + 6.0 * d.k11 * t17,
-        10000.0 * tau[3],
-        12.0 * (t17 * d.k12),
-        12.0 * (t16 * d.k12),
-        (tau[6]
-            - p.m2
-                * (19.62 * (q[10] * q[11] + q[12] * q[13]) + qd[10] * t7 - qd[11] * t6))
-            * d.k13,
-        t14 * d.k13 - 6.0 * t18 * d.k14,
-        t15 * d.k13 + 6.0 * d.k14 * t19,
-        10000.0 * tau[9],
-        12.0 * (t19 * d.k15),
-        12.0 * (t18 * d.k15),
-    ]
+    let vt0 = pair(qd[3], qd[9]) * pair(qd[5], qd[11]);
+    let vt1 = pair(qd[3], qd[9]) * pair(qd[4], qd[10]);
+    let vt4 = pair(qd[1], qd[7])
+        + pair(0.5, 0.5) * pair(p.l1, p.l2) * pair(qd[5], qd[11]);
+    let vt5 = pair(qd[2], qd[8])
+        - pair(0.5, 0.5) * pair(p.l1, p.l2) * pair(qd[4], qd[10]);
+    let vt8 = pair(p.m1, p.m2)
+        * (pair(9.81, 9.81)
+            * (pair(1.0, 1.0)
+                - pair(2.0, 2.0)
+                    * (pair(q[3], q[10]) * pair(q[3], q[10])
+                        + pair(q[5], q[12]) * pair(q[5], q[12])))
+            + pair(qd[0], qd[6]) * pair(qd[5], qd[11]) - pair(qd[3], qd[9]) * vt5);
+    let vt9 = pair(p.m1, p.m2)
+        * (pair(19.62, 19.62)
+            * (pair(q[4], q[11]) * pair(q[5], q[12])
+                - pair(q[3], q[10]) * pair(q[6], q[13])) + pair(qd[3], qd[9]) * vt4
+            - pair(qd[0], qd[6]) * pair(qd[4], qd[10]));
+    let vt12 = pair(tau[1], tau[7]) - vt8;
+    let vt13 = pair(tau[2], tau[8]) - vt9;
+    let vt16 = pair(tau[5], tau[11])
+        + vt1
+            * (pair(0.0001, 0.0001)
+                - pair(0.08333333333333333, 0.08333333333333333) * pair(d.k0, d.k2))
+        - pair(0.5, 0.5) * pair(p.l1, p.l2) * (vt8 + vt12);
+    let vt17 = pair(tau[4], tau[10]) + pair(0.5, 0.5) * pair(p.l1, p.l2) * (vt9 + vt13)
+        + vt0
+            * (pair(0.08333333333333333, 0.08333333333333333) * pair(d.k0, d.k2)
+                - pair(0.0001, 0.0001));
+    let vo0 = (pair(tau[0], tau[6])
+        - pair(p.m1, p.m2)
+            * (pair(19.62, 19.62)
+                * (pair(q[3], q[10]) * pair(q[4], q[11])
+                    + pair(q[5], q[12]) * pair(q[6], q[13])) + pair(qd[4], qd[10]) * vt5
+                - pair(qd[5], qd[11]) * vt4)) * pair(d.k10, d.k13);
+    let (o0, o6) = pair_lanes(vo0);
+    let vo1 = vt12 * pair(d.k10, d.k13) - pair(6.0, 6.0) * vt16 * pair(d.k11, d.k14);
+    let (o1, o7) = pair_lanes(vo1);
+    let vo2 = vt13 * pair(d.k10, d.k13) + pair(6.0, 6.0) * pair(d.k11, d.k14) * vt17;
+    let (o2, o8) = pair_lanes(vo2);
+    let vo3 = pair(10000.0, 10000.0) * pair(tau[3], tau[9]);
+    let (o3, o9) = pair_lanes(vo3);
+    let vo4 = pair(12.0, 12.0) * (vt17 * pair(d.k12, d.k15));
+    let (o4, o10) = pair_lanes(vo4);
+    let vo5 = pair(12.0, 12.0) * (vt16 * pair(d.k12, d.k15));
+    let (o5, o11) = pair_lanes(vo5);
+    [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11]
 }
 
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -1455,169 +1470,53 @@ pub fn gravity_derivatives(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`gravity_derivatives`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_derivatives_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let t0 = q[3] * q[3];
-    let t1 = q[4] * q[4];
-    let t2 = q[5] * q[5];
-    let t3 = q[4] * q[5] - q[3] * q[6];
-    let t4 = 2.0 * t3;
-    let t5 = q[10] * q[10];
-    let t6 = q[11] * q[11];
-    let t7 = q[12] * q[12];
-    let t8 = q[11] * q[12] - q[10] * q[13];
-    let t9 = 2.0 * t8;
-    let t10 = q[6] * q[6];
-    let t11 = 2.0 * (0.5 * (t2 - t1) - 0.5 * (t10 - t0));
-    let t12 = q[3] * q[4] + q[5] * q[6];
-    let t13 = 2.0 * t12;
-    let t14 = -2.0 * t12;
-    let t15 = q[13] * q[13];
-    let t16 = 2.0 * (0.5 * (t7 - t6) - 0.5 * (t15 - t5));
-    let t17 = q[10] * q[11] + q[12] * q[13];
-    let t18 = 2.0 * t17;
-    let t19 = -2.0 * t17;
+    let vt0 = pair(q[3], q[10]) * pair(q[3], q[10]);
+    let vt1 = pair(q[4], q[11]) * pair(q[4], q[11]);
+    let vt2 = pair(q[5], q[12]) * pair(q[5], q[12]);
+    let vt3 = pair(q[4], q[11]) * pair(q[5], q[12])
+        - pair(q[3], q[10]) * pair(q[6], q[13]);
+    let vt4 = pair(2.0, 2.0) * vt3;
+    let vt10 = pair(q[6], q[13]) * pair(q[6], q[13]);
+    let vt11 = pair(2.0, 2.0)
+        * (pair(0.5, 0.5) * (vt2 - vt1) - pair(0.5, 0.5) * (vt10 - vt0));
+    let vt12 = pair(q[3], q[10]) * pair(q[4], q[11])
+        + pair(q[5], q[12]) * pair(q[6], q[13]);
+    let vt13 = pair(2.0, 2.0) * vt12;
+    let vt14 = pair(-2.0, -2.0) * vt12;
+    let vo4 = pair(-19.62, -19.62) * pair(p.m1, p.m2) * vt3;
+    let (o4, o82) = pair_lanes(vo4);
+    let vo5 = pair(19.62, 19.62) * pair(p.m1, p.m2)
+        * (pair(0.5, 0.5) * (vt1 - vt0) + pair(0.5, 0.5) * (vt10 - vt2));
+    let (o5, o83) = pair_lanes(vo5);
+    let vo15 = pair(9.81, 9.81) * (pair(p.m1, p.m2) * vt4);
+    let (o15, o93) = pair_lanes(vo15);
+    let vo17 = pair(9.81, 9.81) * (pair(p.m1, p.m2) * vt14);
+    let (o17, o95) = pair_lanes(vo17);
+    let vo27 = pair(9.81, 9.81) * (pair(p.m1, p.m2) * vt11);
+    let (o27, o105) = pair_lanes(vo27);
+    let vo28 = pair(9.81, 9.81) * (pair(p.m1, p.m2) * vt13);
+    let (o28, o106) = pair_lanes(vo28);
+    let vo51 = pair(-4.905, -4.905) * (vt11 * pair(d.k1, d.k3));
+    let (o51, o129) = pair_lanes(vo51);
+    let vo52 = pair(-4.905, -4.905) * (vt13 * pair(d.k1, d.k3));
+    let (o52, o130) = pair_lanes(vo52);
+    let vo63 = pair(4.905, 4.905) * (vt4 * pair(d.k1, d.k3));
+    let (o63, o141) = pair_lanes(vo63);
+    let vo65 = pair(4.905, 4.905) * (vt14 * pair(d.k1, d.k3));
+    let (o65, o143) = pair_lanes(vo65);
     [
-        [
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            -19.62 * p.m1 * t3,
-            19.62 * p.m1 * (0.5 * (t1 - t0) + 0.5 * (t10 - t2)),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            0.0,
-            0.0,
-            0.0,
-            9.81 * (p.m1 * t4),
-            0.0,
-            9.81 * (p.m1 * t14),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            0.0,
-            0.0,
-            0.0,
-            9.81 * (p.m1 * t11),
-            9.81 * (p.m1 * t13),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
+        [0.0, 0.0, 0.0, 0.0, o4, o5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, o15, 0.0, o17, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, o27, o28, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [
-            0.0,
-            0.0,
-            0.0,
-            -4.905 * (t11 * d.k1),
-            -4.905 * (t13 * d.k1),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            0.0,
-            0.0,
-            0.0,
-            4.905 * (t4 * d.k1),
-            0.0,
-            4.905 * (t14 * d.k1),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            -19.62 * p.m2 * t8,
-            19.62 * p.m2 * (0.5 * (t6 - t5) + 0.5 * (t15 - t7)),
-        ],
-        [
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            9.81 * (p.m2 * t9),
-            0.0,
-            9.81 * (p.m2 * t19),
-        ],
-        [
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            9.81 * (p.m2 * t16),
-            9.81 * (p.m2 * t18),
-            0.0,
-        ],
+        [0.0, 0.0, 0.0, o51, o52, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, o63, 0.0, o65, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, o82, o83],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, o93, 0.0, o95],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, o105, o106, 0.0],
         [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            -4.905 * (t16 * d.k3),
-            -4.905 * (t18 * d.k3),
-            0.0,
-        ],
-        [
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            4.905 * (t9 * d.k3),
-            0.0,
-            4.905 * (t19 * d.k3),
-        ],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, o129, o130, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, o141, 0.0, o143],
     ]
 }
 
@@ -2668,53 +2567,67 @@ pub fn base_inverse_dynamics_with(
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let t0 = 19.62 * (q[3] * q[4] + q[5] * q[6]) + qdd[0] + qd[2] * qd[4]
-        - qd[1] * qd[5];
-    let t1 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5])) + qdd[1] + qd[0] * qd[5]
-        - qd[2] * qd[3];
-    let t2 = 19.62 * (q[4] * q[5] - q[3] * q[6]) + qdd[2] + qd[1] * qd[3]
-        - qd[0] * qd[4];
-    let t3 = 19.62 * (q[10] * q[11] + q[12] * q[13]) + qdd[6] + qd[8] * qd[10]
-        - qd[7] * qd[11];
-    let t4 = 9.81 * (1.0 - 2.0 * (q[10] * q[10] + q[12] * q[12])) + qdd[7]
-        + qd[6] * qd[11] - qd[8] * qd[9];
-    let t5 = 19.62 * (q[11] * q[12] - q[10] * q[13]) + qdd[8] + qd[7] * qd[9]
-        - qd[6] * qd[10];
-    let t6 = qd[4] * beta[3] - qd[5] * beta[2];
-    let t7 = qd[5] * beta[1] - qd[3] * beta[3];
-    let t8 = qd[3] * beta[2] - qd[4] * beta[1];
-    let t9 = qd[3] * beta[4] + qd[4] * beta[5] + qd[5] * beta[7];
-    let t10 = qd[3] * beta[5] + qd[4] * beta[6] + qd[5] * beta[8];
-    let t11 = qd[3] * beta[7] + qd[4] * beta[8] + qd[5] * beta[9];
-    let t12 = qd[10] * beta[13] - qd[11] * beta[12];
-    let t13 = qd[11] * beta[11] - qd[9] * beta[13];
-    let t14 = qd[9] * beta[12] - qd[10] * beta[11];
-    let t15 = qd[9] * beta[14] + qd[10] * beta[15] + qd[11] * beta[17];
-    let t16 = qd[9] * beta[15] + qd[10] * beta[16] + qd[11] * beta[18];
-    let t17 = qd[9] * beta[17] + qd[10] * beta[18] + qd[11] * beta[19];
-    [
-        t0 * beta[0] + qdd[4] * beta[3] + qd[4] * t8 - qdd[5] * beta[2] - qd[5] * t7,
-        t1 * beta[0] + qdd[5] * beta[1] + qd[5] * t6 - qdd[3] * beta[3] - qd[3] * t8,
-        t2 * beta[0] + qdd[3] * beta[2] + qd[3] * t7 - qdd[4] * beta[1] - qd[4] * t6,
-        qdd[3] * beta[4] + qdd[4] * beta[5] + qdd[5] * beta[7] + qd[4] * t11
-            + t2 * beta[2] - qd[5] * t10 - t1 * beta[3],
-        qdd[3] * beta[5] + qdd[4] * beta[6] + qdd[5] * beta[8] + qd[5] * t9
-            + t0 * beta[3] - qd[3] * t11 - t2 * beta[1],
-        qdd[3] * beta[7] + qdd[4] * beta[8] + qdd[5] * beta[9] + qd[3] * t10
-            + t1 * beta[1] - qd[4] * t9 - t0 * beta[2],
-        t3 * beta[10] + qdd[10] * beta[13] + qd[10] * t14 - qdd[11] * beta[12]
-            - qd[11] * t13,
-        t4 * beta[10] + qdd[11] * beta[11] + qd[11] * t12 - qdd[9] * beta[13]
-            - qd[9] * t14,
-        t5 * beta[10] + qdd[9] * beta[12] + qd[9] * t13 - qdd[10] * beta[11]
-            - qd[10] * t12,
-        qdd[9] * beta[14] + qdd[10] * beta[15] + qdd[11] * beta[17] + qd[10] * t17
-            + t5 * beta[12] - qd[11] * t16 - t4 * beta[13],
-        qdd[9] * beta[15] + qdd[10] * beta[16] + qdd[11] * beta[18] + qd[11] * t15
-            + t3 * beta[13] - qd[9] * t17 - t5 * beta[11],
-        qdd[9] * beta[17] + qdd[10] * beta[18] + qdd[11] * beta[19] + qd[9] * t16
-            + t4 * beta[11] - qd[10] * t15 - t3 * beta[12],
-    ]
+    let vt0 = pair(19.62, 19.62)
+        * (pair(q[3], q[10]) * pair(q[4], q[11]) + pair(q[5], q[12]) * pair(q[6], q[13]))
+        + pair(qdd[0], qdd[6]) + pair(qd[2], qd[8]) * pair(qd[4], qd[10])
+        - pair(qd[1], qd[7]) * pair(qd[5], qd[11]);
+    let vt1 = pair(9.81, 9.81)
+        * (pair(1.0, 1.0)
+            - pair(2.0, 2.0)
+                * (pair(q[3], q[10]) * pair(q[3], q[10])
+                    + pair(q[5], q[12]) * pair(q[5], q[12]))) + pair(qdd[1], qdd[7])
+        + pair(qd[0], qd[6]) * pair(qd[5], qd[11])
+        - pair(qd[2], qd[8]) * pair(qd[3], qd[9]);
+    let vt2 = pair(19.62, 19.62)
+        * (pair(q[4], q[11]) * pair(q[5], q[12]) - pair(q[3], q[10]) * pair(q[6], q[13]))
+        + pair(qdd[2], qdd[8]) + pair(qd[1], qd[7]) * pair(qd[3], qd[9])
+        - pair(qd[0], qd[6]) * pair(qd[4], qd[10]);
+    let vt6 = pair(qd[4], qd[10]) * pair(beta[3], beta[13])
+        - pair(qd[5], qd[11]) * pair(beta[2], beta[12]);
+    let vt7 = pair(qd[5], qd[11]) * pair(beta[1], beta[11])
+        - pair(qd[3], qd[9]) * pair(beta[3], beta[13]);
+    let vt8 = pair(qd[3], qd[9]) * pair(beta[2], beta[12])
+        - pair(qd[4], qd[10]) * pair(beta[1], beta[11]);
+    let vt9 = pair(qd[3], qd[9]) * pair(beta[4], beta[14])
+        + pair(qd[4], qd[10]) * pair(beta[5], beta[15])
+        + pair(qd[5], qd[11]) * pair(beta[7], beta[17]);
+    let vt10 = pair(qd[3], qd[9]) * pair(beta[5], beta[15])
+        + pair(qd[4], qd[10]) * pair(beta[6], beta[16])
+        + pair(qd[5], qd[11]) * pair(beta[8], beta[18]);
+    let vt11 = pair(qd[3], qd[9]) * pair(beta[7], beta[17])
+        + pair(qd[4], qd[10]) * pair(beta[8], beta[18])
+        + pair(qd[5], qd[11]) * pair(beta[9], beta[19]);
+    let vo0 = vt0 * pair(beta[0], beta[10])
+        + pair(qdd[4], qdd[10]) * pair(beta[3], beta[13]) + pair(qd[4], qd[10]) * vt8
+        - pair(qdd[5], qdd[11]) * pair(beta[2], beta[12]) - pair(qd[5], qd[11]) * vt7;
+    let (o0, o6) = pair_lanes(vo0);
+    let vo1 = vt1 * pair(beta[0], beta[10])
+        + pair(qdd[5], qdd[11]) * pair(beta[1], beta[11]) + pair(qd[5], qd[11]) * vt6
+        - pair(qdd[3], qdd[9]) * pair(beta[3], beta[13]) - pair(qd[3], qd[9]) * vt8;
+    let (o1, o7) = pair_lanes(vo1);
+    let vo2 = vt2 * pair(beta[0], beta[10])
+        + pair(qdd[3], qdd[9]) * pair(beta[2], beta[12]) + pair(qd[3], qd[9]) * vt7
+        - pair(qdd[4], qdd[10]) * pair(beta[1], beta[11]) - pair(qd[4], qd[10]) * vt6;
+    let (o2, o8) = pair_lanes(vo2);
+    let vo3 = pair(qdd[3], qdd[9]) * pair(beta[4], beta[14])
+        + pair(qdd[4], qdd[10]) * pair(beta[5], beta[15])
+        + pair(qdd[5], qdd[11]) * pair(beta[7], beta[17]) + pair(qd[4], qd[10]) * vt11
+        + vt2 * pair(beta[2], beta[12]) - pair(qd[5], qd[11]) * vt10
+        - vt1 * pair(beta[3], beta[13]);
+    let (o3, o9) = pair_lanes(vo3);
+    let vo4 = pair(qdd[3], qdd[9]) * pair(beta[5], beta[15])
+        + pair(qdd[4], qdd[10]) * pair(beta[6], beta[16])
+        + pair(qdd[5], qdd[11]) * pair(beta[8], beta[18]) + pair(qd[5], qd[11]) * vt9
+        + vt0 * pair(beta[3], beta[13]) - pair(qd[3], qd[9]) * vt11
+        - vt2 * pair(beta[1], beta[11]);
+    let (o4, o10) = pair_lanes(vo4);
+    let vo5 = pair(qdd[3], qdd[9]) * pair(beta[7], beta[17])
+        + pair(qdd[4], qdd[10]) * pair(beta[8], beta[18])
+        + pair(qdd[5], qdd[11]) * pair(beta[9], beta[19]) + pair(qd[3], qd[9]) * vt10
+        + vt1 * pair(beta[1], beta[11]) - pair(qd[4], qd[10]) * vt9
+        - vt0 * pair(beta[2], beta[12]);
+    let (o5, o11) = pair_lanes(vo5);
+    [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11]
 }
 
 /// The linearization of `ẋ = f(x, τ)` at one state: `x = (q, q̇)` with

@@ -238,7 +238,8 @@ impl Term {
         }
     }
 
-    fn eval(&self, locals: &[f64], env: &dyn Fn(&Symbol) -> Option<f64>) -> Option<f64> {
+    /// The value of the term, its locals read from `locals`.
+    pub(crate) fn eval(&self, locals: &[f64], env: &dyn Fn(&Symbol) -> Option<f64>) -> Option<f64> {
         Some(match self {
             Term::Const(c) => *c,
             Term::Pi => std::f64::consts::PI,

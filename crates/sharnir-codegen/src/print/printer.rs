@@ -40,18 +40,18 @@ pub struct Printer<'a> {
 /// How the expression of a lane statement (two branches in the two lanes
 /// of a `Pair`, `support/double/pairs.rs`) reads its leaves: a local
 /// another lane statement computed by that statement's `Pair`, any other
-/// value as `pair(first branch's, second branch's)`.
+/// leaf as `pair(first branch's, second branch's)`.
 pub(crate) struct LaneLeaves<'a> {
     /// What each local is to a lane statement, by index.
     pub(crate) locals: &'a [LaneLeaf],
-    /// The first branch's inputs with the second branch's; an input not
-    /// here is both branches'.
-    pub(crate) rename: &'a HashMap<Input, Input>,
-    /// The second branch's constants where they differ from the first
-    /// branch's, by the address of the first branch's constant in the
-    /// printed expression (which a lane statement prints as it is, without
-    /// the sign changes of scalar statements).
-    pub(crate) constants: &'a HashMap<*const Term, f64>,
+    /// The second lane's leaf (perhaps negated) at the place of each leaf
+    /// of the printed expression, by that leaf's address (a lane statement
+    /// prints its expression as it is, without the sign changes of scalar
+    /// statements).
+    pub(crate) seconds: &'a HashMap<*const Term, &'a Term>,
+    /// Whether a lane statement's partner is its second lane negated, by
+    /// its first local.
+    pub(crate) negated: &'a [bool],
 }
 
 /// What a local is to a lane statement.
@@ -59,11 +59,8 @@ pub(crate) struct LaneLeaves<'a> {
 pub(crate) enum LaneLeaf {
     /// The first local of a lane statement: its `Pair`, `v{name}`.
     Lane,
-    /// A scalar local of the first branch whose second-branch value is
-    /// the local given (a sine, say): `pair(name, other)`.
-    Paired(usize),
-    /// A scalar value both branches read: `pair(name, name)`.
-    Shared,
+    /// A scalar local, packed into a `Pair` with the second lane's leaf.
+    Scalar,
 }
 
 impl Printer<'_> {
@@ -155,92 +152,102 @@ impl Printer<'_> {
         term: &Term,
         lanes: &LaneLeaves<'_>,
     ) -> Result<Option<TokenStream>, EmitError> {
-        let both = |value: TokenStream| quote!(pair(#value, #value));
-        // A scalar local: `live[s]` where an earlier part of a split
-        // function computed it, its name otherwise.
-        let name = |i: usize| match self.slots.get(i).copied().flatten() {
-            Some(slot) => {
-                let slot = Literal::usize_unsuffixed(slot);
-                Ok(quote!(live[#slot]))
+        if matches!(
+            term,
+            Term::Neg(_) | Term::Add(..) | Term::Sub(..) | Term::Mul(..) | Term::Div(..)
+        ) {
+            return Ok(None);
+        }
+        if matches!(
+            term,
+            Term::Sin(_) | Term::Cos(_) | Term::Sqrt(_) | Term::Fma(..)
+        ) {
+            return Err(EmitError::Internal(
+                "a lane statement calls a function; only arithmetic is computed in lanes"
+                    .to_owned(),
+            ));
+        }
+        let slot = |i: usize| self.slots.get(i).copied().flatten();
+        if let Term::Local(i) = term {
+            if lanes.locals.get(*i) == Some(&LaneLeaf::Lane) {
+                // An earlier part's lane statement: its two lanes from
+                // `live`, the partner negated back to the second lane.
+                if let (Some(a), Some(b)) = (slot(*i), slot(*i + 1)) {
+                    let (a, b) = (Literal::usize_unsuffixed(a), Literal::usize_unsuffixed(b));
+                    return Ok(Some(if lanes.negated.get(*i).copied().unwrap_or(false) {
+                        quote!(pair(live[#a], -live[#b]))
+                    } else {
+                        quote!(pair(live[#a], live[#b]))
+                    }));
+                }
+                let name = self.local_name(*i)?;
+                let lane = Ident::new(&format!("v{name}"), Span::call_site());
+                return Ok(Some(quote!(#lane)));
             }
-            None => self
-                .locals
-                .get(i)
-                .map(|name| {
+        }
+        let second = lanes
+            .seconds
+            .get(&std::ptr::from_ref(term))
+            .copied()
+            .ok_or_else(|| {
+                EmitError::Internal("a lane statement's leaf has no second lane".to_owned())
+            })?;
+        let first = self.scalar_leaf(term)?;
+        let shared = match (term, second) {
+            (Term::Const(a), Term::Const(b)) => a.to_bits() == b.to_bits(),
+            _ => second == term,
+        };
+        let second = match second {
+            Term::Neg(leaf) => {
+                let leaf = self.scalar_leaf(leaf)?;
+                quote!(-#leaf)
+            }
+            leaf => self.scalar_leaf(leaf)?,
+        };
+        Ok(Some(if shared {
+            quote!(pair(#first, #first))
+        } else {
+            quote!(pair(#first, #second))
+        }))
+    }
+
+    /// A leaf packed into a lane statement's `Pair`: a constant (its sign
+    /// written as it is), an input, a local by its name or its `live` slot.
+    fn scalar_leaf(&self, term: &Term) -> Result<TokenStream, EmitError> {
+        Ok(match term {
+            Term::Const(c) if *c < 0.0 => {
+                let literal = float_literal(-*c)?;
+                quote!(-#literal)
+            }
+            Term::Const(c) => float_literal(*c)?,
+            Term::Pi => quote!((core::f64::consts::PI as Real)),
+            Term::Input(symbol) => input(symbol)?,
+            Term::Local(i) => match self.slots.get(*i).copied().flatten() {
+                Some(slot) => {
+                    let slot = Literal::usize_unsuffixed(slot);
+                    quote!(live[#slot])
+                }
+                None => {
+                    let name = self.local_name(*i)?;
                     let ident = Ident::new(name, Span::call_site());
                     quote!(#ident)
-                })
-                .ok_or_else(|| {
-                    EmitError::Internal(format!(
-                        "a lane statement reads local {i}, which the program never defines"
-                    ))
-                }),
-        };
-        let signed = |c: f64| -> Result<TokenStream, EmitError> {
-            Ok(if c < 0.0 {
-                let literal = float_literal(-c)?;
-                quote!(-#literal)
-            } else {
-                float_literal(c)?
-            })
-        };
-        Ok(Some(match term {
-            Term::Const(c) => {
-                let first = signed(*c)?;
-                match lanes.constants.get(&std::ptr::from_ref(term)) {
-                    Some(&other) => {
-                        let second = signed(other)?;
-                        quote!(pair(#first, #second))
-                    }
-                    None => both(first),
-                }
-            }
-            Term::Pi => both(quote!((core::f64::consts::PI as Real))),
-            Term::Input(symbol) => {
-                let first = input(symbol)?;
-                match lanes.rename.get(symbol) {
-                    Some(other) => {
-                        let second = input(other)?;
-                        quote!(pair(#first, #second))
-                    }
-                    None => both(first),
-                }
-            }
-            Term::Local(i) => match lanes.locals.get(*i).copied() {
-                // An earlier part's lane statement: its two lanes from
-                // `live`.
-                Some(LaneLeaf::Lane) if self.slots.get(*i).copied().flatten().is_some() => {
-                    let (first, second) = (name(*i)?, name(*i + 1)?);
-                    quote!(pair(#first, #second))
-                }
-                Some(LaneLeaf::Lane) => {
-                    let local = self.locals.get(*i).ok_or_else(|| {
-                        EmitError::Internal(format!(
-                            "a lane statement reads local {i}, which the program never defines"
-                        ))
-                    })?;
-                    let lane = Ident::new(&format!("v{local}"), Span::call_site());
-                    quote!(#lane)
-                }
-                Some(LaneLeaf::Paired(other)) => {
-                    let (first, second) = (name(*i)?, name(other)?);
-                    quote!(pair(#first, #second))
-                }
-                Some(LaneLeaf::Shared) | None => {
-                    let value = name(*i)?;
-                    both(quote!(#value))
                 }
             },
-            Term::Sin(_) | Term::Cos(_) | Term::Sqrt(_) | Term::Fma(..) => {
+            _ => {
                 return Err(EmitError::Internal(
-                    "a lane statement calls a function; only arithmetic is computed in lanes"
-                        .to_owned(),
+                    "a lane statement packs an expression, not a leaf".to_owned(),
                 ))
             }
-            Term::Neg(_) | Term::Add(..) | Term::Sub(..) | Term::Mul(..) | Term::Div(..) => {
-                return Ok(None)
-            }
-        }))
+        })
+    }
+
+    /// The name of local `i`.
+    fn local_name(&self, i: usize) -> Result<&str, EmitError> {
+        self.locals.get(i).map(String::as_str).ok_or_else(|| {
+            EmitError::Internal(format!(
+                "a lane statement reads local {i}, which the program never defines"
+            ))
+        })
     }
 
     /// Left-associative binary operator: the right operand needs parentheses

@@ -8,10 +8,10 @@
 use crate::error::EmitError;
 use crate::print::lines::{Line, LONGEST};
 use crate::print::printer::Printer;
-use crate::render::lanes::{LaneView, Lanes};
+use crate::render::lanes::LaneView;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
-use sharnir_cas::{Program, Term};
+use sharnir_cas::{LanePairs, Program, Term};
 
 /// A function with more locals than this is emitted in parts of at most
 /// [`PART`] locals, each an `#[inline(never)]` function that keeps the
@@ -310,7 +310,7 @@ pub(crate) fn body(
     program: &Program,
     places: Option<&[TokenStream]>,
     quads: Quads,
-    lanes: Option<&Lanes>,
+    lanes: Option<&LanePairs>,
 ) -> Result<Body, EmitError> {
     let mut view = lanes.map(LaneView::new);
     let names: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();

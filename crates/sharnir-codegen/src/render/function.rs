@@ -157,7 +157,7 @@ pub(crate) fn emit(
     let lanes = (avx2_lanes && !fma)
         .then(|| pair_branches(program, &facts.branch_renamings, 3 * dof * dof))
         .flatten();
-    let printed = lanes.as_ref().map_or(program, |l| &l.pairs.program);
+    let printed = lanes.as_ref().map_or(program, |l| &l.program);
     let Body {
         mut statements,
         outputs,

@@ -9,9 +9,13 @@
 //! plan offers, [`crate::vocabulary::Facts::branch_renamings`]) and keeps
 //! the renaming that pairs the most statements. [`LaneView`] prints them:
 //! `let vt5 = pair(q[0], q[6]) * pair(p.g, p.g) - …;` and, where scalar
-//! code reads a result, `let (t5, t9) = pair_lanes(vt5);`. Every lane
-//! computes the scalar statement's operations in order, so the function's
-//! results and its operation count are the scalar program's.
+//! code reads a result, `let (t5, t9) = pair_lanes(vt5);` (and `let t9 =
+//! -t9;` where the second lane is the partner's value of the other sign,
+//! a mirrored branch's). The first lane computes the first statement's
+//! operations in order, the second the same operations over the second
+//! branch's values ([`sharnir_cas::LanePairs::seconds`]), which give the
+//! partner's value exactly: the function's results are the scalar
+//! program's, but for the sign of an exact zero.
 
 use crate::error::EmitError;
 use crate::print::printer::{LaneLeaf, LaneLeaves, Printer};
@@ -20,15 +24,6 @@ use quote::quote;
 use sharnir_cas::{LanePairs, Program, Term};
 use sharnir_mech::Input;
 use std::collections::{HashMap, HashSet};
-
-/// A program whose branches' statements are paired, and the renaming of
-/// the first branch's inputs to the second's that pairs them.
-pub(crate) struct Lanes {
-    /// The program and its pairs.
-    pub(crate) pairs: LanePairs,
-    /// The first branch's inputs with the second branch's.
-    pub(crate) rename: HashMap<Input, Input>,
-}
 
 /// The fewest operations the lane statements must save per shuffle they
 /// cost, in tenths: a value packed into a `Pair` (two scalars, or one
@@ -53,11 +48,11 @@ pub(crate) fn pair_branches(
     program: &Program,
     renamings: &[HashMap<Input, Input>],
     most_outputs: usize,
-) -> Option<Lanes> {
+) -> Option<LanePairs> {
     if program.outputs.len() > most_outputs {
         return None;
     }
-    let (pairs, rename, saved) = renamings
+    let (pairs, saved) = renamings
         .iter()
         .filter_map(|rename| {
             let pairs = program.pair_lanes(rename)?;
@@ -69,15 +64,11 @@ pub(crate) fn pair_branches(
                     ops.mul + ops.add + ops.div
                 })
                 .sum();
-            Some((pairs, rename, saved))
+            Some((pairs, saved))
         })
-        .max_by_key(|(_, _, saved)| *saved)?;
-    let lanes = Lanes {
-        pairs,
-        rename: rename.clone(),
-    };
-    let shuffles = LaneView::new(&lanes).shuffles();
-    (10 * saved >= SAVED_PER_SHUFFLE_TENTHS * shuffles).then_some(lanes)
+        .max_by_key(|(_, saved)| *saved)?;
+    let shuffles = LaneView::new(&pairs).shuffles();
+    (10 * saved >= SAVED_PER_SHUFFLE_TENTHS * shuffles).then_some(pairs)
 }
 
 /// What printing a body with lane statements needs of them.
@@ -85,113 +76,104 @@ pub(crate) struct LaneView<'l> {
     /// What each local is to a lane statement.
     leaves: Vec<LaneLeaf>,
     /// Whether scalar code (a scalar statement, an output, a lane
-    /// statement's shared leaf) reads the local.
+    /// statement's packed leaf) reads the local.
     scalar: Vec<bool>,
     /// Whether the local is a lane statement's partner, which that
     /// statement defines.
     partner: Vec<bool>,
-    /// The renaming.
-    rename: &'l HashMap<Input, Input>,
+    /// Whether the local, a lane statement's first, has a partner that is
+    /// its second lane negated.
+    negated: Vec<bool>,
+    /// The second lane's expression of each lane statement, by its first
+    /// local.
+    seconds: HashMap<usize, &'l Term>,
     /// The pairs' program.
     program: &'l Program,
 }
 
 impl<'l> LaneView<'l> {
     /// The view of `lanes`, whose program is the one printed.
-    pub(crate) fn new(lanes: &'l Lanes) -> LaneView<'l> {
-        let program = &lanes.pairs.program;
+    pub(crate) fn new(lanes: &'l LanePairs) -> LaneView<'l> {
+        let program = &lanes.program;
         let n = program.locals.len();
-        let mut leaves = vec![LaneLeaf::Shared; n];
+        let mut leaves = vec![LaneLeaf::Scalar; n];
         let mut partner = vec![false; n];
-        for &k in &lanes.pairs.firsts {
+        let mut negated = vec![false; n];
+        let mut seconds = HashMap::with_capacity(lanes.firsts.len());
+        let pairs = lanes.firsts.iter().zip(&lanes.seconds);
+        for ((&k, second), &flag) in pairs.zip(&lanes.negated) {
             leaves[k] = LaneLeaf::Lane;
             partner[k + 1] = true;
+            negated[k] = flag;
+            seconds.insert(k, second);
         }
-        for &(first, second) in &lanes.pairs.paired {
-            leaves[first] = LaneLeaf::Paired(second);
-        }
-        let mut scalar = vec![false; n];
+        let mut view = LaneView {
+            leaves,
+            scalar: vec![false; n],
+            partner,
+            negated,
+            seconds,
+            program,
+        };
         for (i, local) in program.locals.iter().enumerate() {
-            let in_lanes = leaves[i] == LaneLeaf::Lane;
-            if in_lanes || partner[i] {
-                if in_lanes {
-                    for r in local.value.locals_read() {
-                        match leaves[r] {
-                            LaneLeaf::Lane => {}
-                            LaneLeaf::Paired(other) => {
-                                scalar[r] = true;
-                                scalar[other] = true;
-                            }
-                            LaneLeaf::Shared => scalar[r] = true,
+            if view.partner[i] {
+                continue;
+            }
+            if view.is_lane(i) {
+                for (first, second) in view.packed(i) {
+                    for leaf in [first, second] {
+                        if let Term::Local(r) = without_negation(leaf) {
+                            view.scalar[*r] = true;
                         }
                     }
                 }
                 continue;
             }
             for r in local.value.locals_read() {
-                scalar[r] = true;
+                view.scalar[r] = true;
             }
         }
         for r in program.outputs.iter().flat_map(Term::locals_read) {
-            scalar[r] = true;
+            view.scalar[r] = true;
         }
-        LaneView {
-            leaves,
-            scalar,
-            partner,
-            rename: &lanes.rename,
-            program,
-        }
+        view
     }
 
-    /// The shuffles the lane statements cost: each distinct value they
-    /// pack that is not a constant (the first branch's and the second's,
-    /// or a shared one twice), and each second lane read back (the first
-    /// lane of a register is its scalar).
+    /// The leaves lane statement `k` packs from scalars: each leaf of its
+    /// first local's expression but the lane statements it reads, with the
+    /// second lane's leaf at the same place.
+    fn packed(&self, k: usize) -> Vec<(&'l Term, &'l Term)> {
+        let mut leaves = Vec::new();
+        if let (Some(local), Some(second)) = (self.program.locals.get(k), self.seconds.get(&k)) {
+            leaf_pairs(&local.value, second, &mut |first, second| {
+                if !matches!(first, Term::Local(r) if self.is_lane(*r)) {
+                    leaves.push((first, second));
+                }
+            });
+        }
+        leaves
+    }
+
+    /// The shuffles the lane statements cost: each distinct pair of values
+    /// they pack that are not both constants, and each second lane read
+    /// back (the first lane of a register is its scalar).
     fn shuffles(&self) -> u32 {
         let mut packed: HashSet<String> = HashSet::new();
         let mut read_back = 0;
-        for (k, leaf) in self.leaves.iter().enumerate() {
-            if *leaf != LaneLeaf::Lane {
+        for k in 0..self.leaves.len() {
+            if !self.is_lane(k) {
                 continue;
             }
             if self.scalar.get(k + 1).copied().unwrap_or(false) {
                 read_back += 1;
             }
-            if let Some(local) = self.program.locals.get(k) {
-                self.packed_leaves(&local.value, &mut packed);
+            for (first, second) in self.packed(k) {
+                if !matches!((first, second), (Term::Const(_), Term::Const(_))) {
+                    packed.insert(format!("{first:?} {second:?}"));
+                }
             }
         }
         u32::try_from(packed.len() + read_back).unwrap_or(u32::MAX)
-    }
-
-    /// Adds to `packed` the leaves of a lane statement's expression that
-    /// are packed from scalars: inputs, and locals other than lane
-    /// statements'.
-    fn packed_leaves(&self, term: &Term, packed: &mut HashSet<String>) {
-        match term {
-            Term::Input(symbol) => {
-                packed.insert(symbol.to_string());
-            }
-            Term::Local(i) => {
-                if self.leaves.get(*i) != Some(&LaneLeaf::Lane) {
-                    packed.insert(format!("local {i}"));
-                }
-            }
-            Term::Const(_) | Term::Pi => {}
-            Term::Neg(a) | Term::Sin(a) | Term::Cos(a) | Term::Sqrt(a) => {
-                self.packed_leaves(a, packed);
-            }
-            Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) | Term::Div(a, b) => {
-                self.packed_leaves(a, packed);
-                self.packed_leaves(b, packed);
-            }
-            Term::Fma(a, b, c) => {
-                self.packed_leaves(a, packed);
-                self.packed_leaves(b, packed);
-                self.packed_leaves(c, packed);
-            }
-        }
     }
 
     /// Whether local `i` is the first of a lane statement.
@@ -206,22 +188,25 @@ impl<'l> LaneView<'l> {
 
     /// The scalar locals the lane statement of first local `k` reads where
     /// they come from `live` (a part of a split function reading an
-    /// earlier part's values): a lane statement's both lanes, a paired
-    /// local and its partner, a shared local.
+    /// earlier part's values): both lanes of a lane statement, and the
+    /// locals it packs.
     pub(crate) fn reads(&self, k: usize) -> Vec<usize> {
-        let Some(local) = self.program.locals.get(k) else {
-            return Vec::new();
-        };
-        local
-            .value
-            .locals_read()
-            .into_iter()
-            .flat_map(|r| match self.leaves.get(r) {
-                Some(LaneLeaf::Lane) => vec![r, r + 1],
-                Some(LaneLeaf::Paired(other)) => vec![r, *other],
-                Some(LaneLeaf::Shared) | None => vec![r],
-            })
-            .collect()
+        let mut reads = Vec::new();
+        if let (Some(local), Some(second)) = (self.program.locals.get(k), self.seconds.get(&k)) {
+            leaf_pairs(&local.value, second, &mut |first, second| {
+                if let Term::Local(r) = first {
+                    reads.push(*r);
+                    if self.is_lane(*r) {
+                        reads.push(*r + 1);
+                        return;
+                    }
+                }
+                if let Term::Local(o) = without_negation(second) {
+                    reads.push(*o);
+                }
+            });
+        }
+        reads
     }
 
     /// Marks local `i` as read by scalar code: a part of a split function
@@ -235,7 +220,8 @@ impl<'l> LaneView<'l> {
     /// The lane statement of first local `k` (partner `k + 1`) of
     /// `program`, whose locals are named `names` (those of earlier parts
     /// of a split function kept in `live` at `slots`): the `Pair` and,
-    /// where scalar code reads them, its lanes (one statement each).
+    /// where scalar code reads them, its lanes (the partner negated where
+    /// the second lane is its value of the other sign).
     pub(crate) fn statement(
         &self,
         program: &Program,
@@ -243,19 +229,23 @@ impl<'l> LaneView<'l> {
         slots: &[Option<usize>],
         k: usize,
     ) -> Result<Vec<TokenStream>, EmitError> {
-        let (Some(local), Some(partner)) = (program.locals.get(k), names.get(k + 1)) else {
+        let (Some(local), Some(partner), Some(second)) = (
+            program.locals.get(k),
+            names.get(k + 1),
+            self.seconds.get(&k),
+        ) else {
             return Err(EmitError::Internal(format!(
                 "lane statement {k} has no partner local"
             )));
         };
-        let mut constants = HashMap::new();
-        if let Some(second) = program.locals.get(k + 1) {
-            other_constants(&local.value, &second.value, &mut constants);
-        }
+        let mut seconds = HashMap::new();
+        leaf_pairs(&local.value, second, &mut |first, second| {
+            seconds.insert(std::ptr::from_ref(first), second);
+        });
         let leaves = LaneLeaves {
             locals: &self.leaves,
-            rename: self.rename,
-            constants: &constants,
+            seconds: &seconds,
+            negated: &self.negated,
         };
         let printer = Printer {
             locals: names,
@@ -273,42 +263,42 @@ impl<'l> LaneView<'l> {
             }
         };
         let (first, second) = (self.scalar[k], self.scalar[k + 1]);
-        let lanes = (first || second).then(|| {
+        let mut lines = vec![quote!(let #lane = #value;)];
+        if first || second {
             let (a, b) = (binding(first, &local.name), binding(second, partner));
-            quote!(let (#a, #b) = pair_lanes(#lane);)
-        });
-        Ok(std::iter::once(quote!(let #lane = #value;))
-            .chain(lanes)
-            .collect())
+            lines.push(quote!(let (#a, #b) = pair_lanes(#lane);));
+        }
+        if second && self.negated[k] {
+            let b = binding(true, partner);
+            lines.push(quote!(let #b = -#b;));
+        }
+        Ok(lines)
     }
 }
 
-/// Where `second` (an expression of `first`'s shape) has another constant
-/// than `first`, that constant, by the address of `first`'s.
-fn other_constants(first: &Term, second: &Term, found: &mut HashMap<*const Term, f64>) {
+/// `term` without one negation at its top: a leaf a second lane packs
+/// negated.
+fn without_negation(term: &Term) -> &Term {
+    match term {
+        Term::Neg(a) => a,
+        _ => term,
+    }
+}
+
+/// Calls `found` with each leaf of `first` and the subexpression of
+/// `second` (a second lane's expression, of `first`'s operations: the
+/// leaf, perhaps negated) at its place.
+fn leaf_pairs<'t>(first: &'t Term, second: &'t Term, found: &mut impl FnMut(&'t Term, &'t Term)) {
     match (first, second) {
-        (Term::Const(a), Term::Const(b)) if a.to_bits() != b.to_bits() => {
-            found.insert(std::ptr::from_ref(first), *b);
-        }
-        (Term::Neg(a), Term::Neg(b)) | (Term::Sin(a), Term::Sin(b)) => {
-            other_constants(a, b, found);
-        }
-        (Term::Cos(a), Term::Cos(b)) | (Term::Sqrt(a), Term::Sqrt(b)) => {
-            other_constants(a, b, found);
-        }
+        (Term::Neg(a), Term::Neg(b)) => leaf_pairs(a, b, found),
         (Term::Add(a, b), Term::Add(c, d))
         | (Term::Sub(a, b), Term::Sub(c, d))
         | (Term::Mul(a, b), Term::Mul(c, d))
         | (Term::Div(a, b), Term::Div(c, d)) => {
-            other_constants(a, c, found);
-            other_constants(b, d, found);
+            leaf_pairs(a, c, found);
+            leaf_pairs(b, d, found);
         }
-        (Term::Fma(a, b, c), Term::Fma(d, e, f)) => {
-            other_constants(a, d, found);
-            other_constants(b, e, found);
-            other_constants(c, f, found);
-        }
-        _ => {}
+        _ => found(first, second),
     }
 }
 
@@ -373,12 +363,12 @@ mod tests {
     fn two_legs_are_written_as_lane_statements_read_back_once() {
         let program = legs(12);
         let lanes = pair_branches(&program, &rename(), usize::MAX).expect("the legs pair");
-        assert_eq!(lanes.pairs.firsts.len(), 12);
+        assert_eq!(lanes.firsts.len(), 12);
         let view = LaneView::new(&lanes);
-        let program = &lanes.pairs.program;
+        let program = &lanes.program;
         let names: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
         let mut statements = Vec::new();
-        for &k in &lanes.pairs.firsts {
+        for &k in &lanes.firsts {
             assert!(view.is_lane(k) && view.is_partner(k + 1));
             statements.extend(view.statement(program, &names, &[], k).expect("prints"));
         }
@@ -416,7 +406,7 @@ mod tests {
         let program = legs(400);
         let lanes = pair_branches(&program, &rename(), usize::MAX).expect("the legs pair");
         let places = [quote!([0]), quote!([1])];
-        let printed = &lanes.pairs.program;
+        let printed = &lanes.program;
         assert!(printed.locals.len() >= crate::render::body::WRITTEN_EARLY_FROM);
         let body = body(printed, Some(&places), Quads::Helper, Some(&lanes)).expect("prints");
         assert!(body.outputs.is_none() && body.parts.is_empty());
@@ -436,13 +426,8 @@ mod tests {
         let program = legs(800);
         let lanes = pair_branches(&program, &rename(), usize::MAX).expect("the legs pair");
         let places = [quote!([0]), quote!([1])];
-        let body = body(
-            &lanes.pairs.program,
-            Some(&places),
-            Quads::Helper,
-            Some(&lanes),
-        )
-        .expect("prints");
+        let body =
+            body(&lanes.program, Some(&places), Quads::Helper, Some(&lanes)).expect("prints");
         assert!(body.parts.len() > 1);
         // What each slot of `live` holds: the local stored there, and the
         // lane statement whose lanes bound it.

@@ -5,14 +5,22 @@
 //!
 //! A legged robot's legs are the same chain with other coordinates: the
 //! statements of the first leg, with its coordinates renamed to the
-//! second's, are the second leg's statements. [`Program::pair_lanes`]
-//! finds such pairs by that renaming alone (no knowledge of the mechanism
-//! beyond the coordinate map), orders the program so that every pair is two
-//! adjacent locals, and leaves every value and every operation as it was:
-//! the reordered program computes the same numbers bit for bit.
+//! second's, are the second leg's statements, up to constants and, for a
+//! mirrored leg, signs and the order of operands (`align`).
+//! [`Program::pair_lanes`] finds such pairs by that renaming alone (no
+//! knowledge of the mechanism beyond the coordinate map), orders the
+//! program so that every pair is two adjacent locals, and leaves every
+//! value and every operation as it was: the reordered program computes the
+//! same numbers bit for bit. What the second lane computes is written out
+//! per pair ([`LanePairs::seconds`]): the first statement's operations over
+//! the second branch's values, which IEEE arithmetic makes its partner's
+//! value exactly (or its negation), but for the sign of an exact zero.
+
+mod align;
 
 use super::ir::{Local, Program, Term};
 use crate::symbol::Symbol;
+use align::{arithmetic, key, Alignment};
 use std::collections::{BTreeSet, HashMap};
 
 /// The fewest pairs worth a lane statement's packing and unpacking: below
@@ -27,13 +35,17 @@ pub struct LanePairs {
     /// order where every pair is two adjacent locals.
     pub program: Program,
     /// The first local of every pair, in order; its partner is the next
-    /// local. Both compute the same expression, the partner's with the
-    /// coordinates renamed and perhaps other constants.
+    /// local.
     pub firsts: Vec<usize>,
-    /// The other pairs, each a local of the first branch and its partner
-    /// (sines and cosines, square roots: single statements, which the lane
-    /// statements read as pairs).
-    pub paired: Vec<(usize, usize)>,
+    /// What the second lane of each pair computes (by [`LanePairs::firsts`]):
+    /// the first local's operations, in its order, over the second
+    /// branch's values. Its leaves are constants, inputs and locals, some
+    /// negated; a leaf that is a pair's partner stands for that pair's
+    /// second lane.
+    pub seconds: Vec<Term>,
+    /// Whether each pair's partner is its second lane negated (a mirrored
+    /// branch's value of the other sign), by [`LanePairs::firsts`].
+    pub negated: Vec<bool>,
 }
 
 /// What [`Program::pair_lanes`] knows of one local.
@@ -41,8 +53,10 @@ pub struct LanePairs {
 enum Role {
     /// It reads nothing of the renamed coordinates: both lanes share it.
     Shared,
-    /// It is the first of a pair; the partner is the local given.
-    First(usize),
+    /// It is the first of a pair; the partner is the local given, the
+    /// second lane's value negated where the flag is set (always unset for
+    /// a sine, a cosine or a root, which pair as they are).
+    First(usize, bool),
     /// It is some first local's partner: a value of the second branch,
     /// which the renaming leaves as it is.
     Partner,
@@ -53,25 +67,33 @@ enum Role {
 impl Program {
     /// The program with its isomorphic statements in adjacent pairs, where
     /// `rename` maps the first branch's inputs (coordinates, velocities, …)
-    /// to the second's: a local pairs with the local whose expression is
-    /// its own with the inputs renamed and the locals it reads replaced by
-    /// their partners, or, failing one, with a local of that expression's
-    /// shape whose constants differ (the branch mirrored, or of other
-    /// dimensions: the lane statement reads each constant as a pair). Sines, cosines, square roots and fused
-    /// multiply–adds pair (their partners are known) but stay single
-    /// statements; arithmetic pairs are what [`LanePairs::firsts`] lists.
-    /// `None` where fewer than eight pairs (`FEWEST_PAIRS`) are found, or where
-    /// pairing would make a local wait for itself (the second branch
-    /// reading the first's values).
+    /// to the second's. An arithmetic local pairs with a local that
+    /// computes the same operations over the second branch's values, up to
+    /// its constants (a mirrored branch, or one of other dimensions), the
+    /// order of the operands of its sums and products and signs
+    /// (`align`): [`LanePairs::seconds`] says what the second lane
+    /// computes. Sines, cosines, square roots and fused multiply–adds pair
+    /// where the partner is the expression renamed, and stay single
+    /// statements. `None` where fewer than eight pairs (`FEWEST_PAIRS`)
+    /// are found, or where pairing would make a local wait for itself
+    /// (the second branch reading the first's values).
     pub fn pair_lanes(&self, rename: &HashMap<Symbol, Symbol>) -> Option<LanePairs> {
         let program = self.with_outputs_as_locals();
         let locals = &program.locals;
-        let key = |term: &Term| format!("{term:?}");
+        let exact = |term: &Term| format!("{term:?}");
         let mut index: HashMap<String, usize> = HashMap::with_capacity(locals.len());
+        let mut by_constants: HashMap<String, Vec<usize>> = HashMap::with_capacity(locals.len());
         let mut by_shape: HashMap<String, Vec<usize>> = HashMap::with_capacity(locals.len());
         for (i, local) in locals.iter().enumerate() {
-            index.entry(key(&local.value)).or_insert(i);
-            by_shape.entry(shape(&local.value)).or_default().push(i);
+            index.entry(exact(&local.value)).or_insert(i);
+            by_constants
+                .entry(key(&local.value, true))
+                .or_default()
+                .push(i);
+            by_shape
+                .entry(key(&local.value, false))
+                .or_default()
+                .push(i);
         }
         let mut roles = vec![Role::Shared; locals.len()];
         for (i, local) in locals.iter().enumerate() {
@@ -85,25 +107,59 @@ impl Program {
             if renamed == local.value {
                 continue;
             }
-            // The same expression renamed, or else one of its shape whose
-            // constants differ (a mirrored branch's offsets).
             let free = |j: &usize| *j != i && roles[*j] == Role::Shared;
-            let partner = index.get(&key(&renamed)).copied().filter(free).or_else(|| {
-                by_shape
-                    .get(&shape(&renamed))
-                    .and_then(|candidates| candidates.iter().copied().find(free))
-            });
+            let partner = if arithmetic(&local.value) {
+                // Candidates with the same constants (up to sign) first.
+                let alignment = Alignment {
+                    rename,
+                    locals,
+                    roles: &roles,
+                };
+                let candidates = [
+                    by_constants.get(&key(&renamed, true)),
+                    by_shape.get(&key(&renamed, false)),
+                ];
+                candidates
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .copied()
+                    .filter(free)
+                    .find_map(|j| {
+                        // The sign whose second lane packs the fewest
+                        // values negated.
+                        [false, true]
+                            .into_iter()
+                            .filter_map(|negated| {
+                                let second =
+                                    alignment.second(&local.value, &locals[j].value, negated)?;
+                                Some((align::negated_leaves(&second), negated))
+                            })
+                            .min()
+                            .map(|(_, negated)| (j, negated))
+                    })
+            } else {
+                index
+                    .get(&exact(&renamed))
+                    .copied()
+                    .filter(free)
+                    .map(|j| (j, false))
+            };
             match partner {
-                Some(j) => {
-                    roles[i] = Role::First(j);
+                Some((j, negated)) => {
+                    roles[i] = Role::First(j, negated);
                     roles[j] = Role::Partner;
                 }
                 None => roles[i] = Role::Alone,
             }
         }
         settle(locals, rename, &mut roles);
-        let lane_computed =
-            |i: usize| matches!(roles[i], Role::First(_)) && arithmetic(&locals[i].value);
+        let alignment = Alignment {
+            rename,
+            locals,
+            roles: &roles,
+        };
+        let lane_computed = |i: usize| alignment.lane_computed(i);
         if (0..locals.len()).filter(|&i| lane_computed(i)).count() < FEWEST_PAIRS {
             return None;
         }
@@ -113,25 +169,22 @@ impl Program {
         for (new, &old) in order.iter().enumerate() {
             new_index[old] = new;
         }
-        let firsts: Vec<usize> = order
-            .iter()
-            .enumerate()
-            .filter(|&(_, &old)| lane_computed(old))
-            .map(|(new, _)| new)
-            .collect();
-        let paired = order
-            .iter()
-            .filter_map(|&old| match roles[old] {
-                Role::First(partner) if !lane_computed(old) => {
-                    Some((new_index[old], new_index[partner]))
-                }
-                _ => None,
-            })
-            .collect();
+        let mut firsts = Vec::new();
+        let mut seconds = Vec::new();
+        let mut negated = Vec::new();
+        for (new, &old) in order.iter().enumerate() {
+            if let (true, Role::First(partner, flag)) = (lane_computed(old), roles[old]) {
+                let second = alignment.second(&locals[old].value, &locals[partner].value, flag)?;
+                firsts.push(new);
+                seconds.push(renumbered(&second, &new_index));
+                negated.push(flag);
+            }
+        }
         Some(LanePairs {
             program: reordered,
             firsts,
-            paired,
+            seconds,
+            negated,
         })
     }
 
@@ -167,7 +220,7 @@ fn renamed_term(term: &Term, rename: &HashMap<Symbol, Symbol>, roles: &[Role]) -
         Term::Input(symbol) => Term::Input(rename.get(symbol).unwrap_or(symbol).clone()),
         Term::Local(i) => match roles.get(*i)? {
             Role::Shared | Role::Partner => Term::Local(*i),
-            Role::First(j) => Term::Local(*j),
+            Role::First(j, _) => Term::Local(*j),
             Role::Alone => return None,
         },
         Term::Const(_) | Term::Pi => term.clone(),
@@ -183,19 +236,30 @@ fn renamed_term(term: &Term, rename: &HashMap<Symbol, Symbol>, roles: &[Role]) -
     })
 }
 
-/// Undoes every pair whose partner is not its first local's expression
-/// renamed (up to its constants) under the final roles (a local taken for shared before the
-/// local it reads was paired), and the pairs that read them, until every
-/// pair holds.
+/// Undoes every pair that no longer holds under the final roles (a local
+/// taken for shared before the local it reads was paired, a pair whose
+/// alignment needed a pair since undone), and the pairs that read them,
+/// until every pair holds.
 fn settle(locals: &[Local], rename: &HashMap<Symbol, Symbol>, roles: &mut [Role]) {
     loop {
         let mut changed = false;
         for i in 0..locals.len() {
-            let Role::First(j) = roles[i] else {
+            let Role::First(j, negated) = roles[i] else {
                 continue;
             };
-            let renamed = renamed_term(&locals[i].value, rename, roles);
-            if renamed.is_none_or(|r| shape(&r) != shape(&locals[j].value)) {
+            let holds = if arithmetic(&locals[i].value) {
+                let alignment = Alignment {
+                    rename,
+                    locals,
+                    roles,
+                };
+                alignment
+                    .second(&locals[i].value, &locals[j].value, negated)
+                    .is_some()
+            } else {
+                renamed_term(&locals[i].value, rename, roles).as_ref() == Some(&locals[j].value)
+            };
+            if !holds {
                 roles[i] = Role::Alone;
                 roles[j] = Role::Shared;
                 changed = true;
@@ -204,68 +268,6 @@ fn settle(locals: &[Local], rename: &HashMap<Symbol, Symbol>, roles: &mut [Role]
         if !changed {
             return;
         }
-    }
-}
-
-/// `term`'s text with every constant left out: two expressions of one
-/// shape compute alike but for their constants, which a lane statement
-/// reads as a pair.
-fn shape(term: &Term) -> String {
-    let mut text = String::new();
-    write_shape(term, &mut text);
-    text
-}
-
-fn write_shape(term: &Term, text: &mut String) {
-    let unary = |name: &str, a: &Term, text: &mut String| {
-        text.push_str(name);
-        text.push('(');
-        write_shape(a, text);
-        text.push(')');
-    };
-    match term {
-        Term::Const(_) => text.push('#'),
-        Term::Pi => text.push_str("pi"),
-        Term::Input(symbol) => text.push_str(&symbol.to_string()),
-        Term::Local(i) => text.push_str(&format!("l{i}")),
-        Term::Neg(a) => unary("neg", a, text),
-        Term::Sin(a) => unary("sin", a, text),
-        Term::Cos(a) => unary("cos", a, text),
-        Term::Sqrt(a) => unary("sqrt", a, text),
-        Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) | Term::Div(a, b) => {
-            let op = match term {
-                Term::Add(..) => "+",
-                Term::Sub(..) => "-",
-                Term::Mul(..) => "*",
-                _ => "/",
-            };
-            text.push('(');
-            write_shape(a, text);
-            text.push_str(op);
-            write_shape(b, text);
-            text.push(')');
-        }
-        Term::Fma(a, b, c) => {
-            text.push_str("fma(");
-            for x in [a, b, c] {
-                write_shape(x, text);
-                text.push(',');
-            }
-            text.push(')');
-        }
-    }
-}
-
-/// Whether `term` is arithmetic only (`+ − · /` and negation over inputs,
-/// constants and locals): what two lanes compute together.
-fn arithmetic(term: &Term) -> bool {
-    match term {
-        Term::Const(_) | Term::Input(_) | Term::Local(_) => true,
-        Term::Neg(a) => arithmetic(a),
-        Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) | Term::Div(a, b) => {
-            arithmetic(a) && arithmetic(b)
-        }
-        Term::Pi | Term::Sin(_) | Term::Cos(_) | Term::Sqrt(_) | Term::Fma(..) => false,
     }
 }
 
@@ -283,7 +285,7 @@ fn adjacent_order(
     // its first local.
     let mut node_of: Vec<usize> = (0..n).collect();
     for (i, role) in roles.iter().enumerate() {
-        if let Role::First(j) = role {
+        if let Role::First(j, _) = role {
             if lane_computed(i) {
                 node_of[*j] = i;
             }
@@ -313,7 +315,7 @@ fn adjacent_order(
     let mut order = Vec::with_capacity(n);
     while let Some(node) = ready.pop_first() {
         order.push(node);
-        if let Role::First(j) = roles[node] {
+        if let Role::First(j, _) = roles[node] {
             if lane_computed(node) {
                 order.push(j);
             }
@@ -381,8 +383,8 @@ mod tests {
     /// Two legs of `n` statements each, the second with its coordinates
     /// `q[2]`, `q[3]` for the first's `q[0]`, `q[1]` and its constants of
     /// the other sign (a mirrored leg), each reading a shared `p.k`;
-    /// `tweak` turns the second leg's subtraction of that number into an
-    /// addition. Outputs: each leg's last value, their sum, and each leg's
+    /// `tweak` turns the second leg's subtraction of that number into a
+    /// product. Outputs: each leg's last value, their sum, and each leg's
     /// last value negated.
     fn legs(n: usize, tweak: Option<usize>) -> Program {
         let mut locals = vec![Local {
@@ -404,7 +406,7 @@ mod tests {
                     Box::new(Term::Mul(local(0), Box::new(a))),
                 ));
                 let value = if leg == 1 && tweak == Some(step) {
-                    Term::Add(sum, Box::new(Term::Const(constant)))
+                    Term::Mul(sum, Box::new(Term::Const(constant)))
                 } else {
                     Term::Sub(sum, Box::new(Term::Const(constant)))
                 };
@@ -434,18 +436,108 @@ mod tests {
             .collect()
     }
 
+    fn env(symbol: &Symbol) -> Option<f64> {
+        Some(match symbol.to_string().as_str() {
+            "p.k" => 0.3,
+            "q[0]" => 0.7,
+            "q[1]" => -1.1,
+            "q[2]" => 1.9,
+            "q[3]" => 0.4,
+            _ => return None,
+        })
+    }
+
+    /// The program's outputs.
     fn values(program: &Program) -> Vec<f64> {
-        let env = |symbol: &Symbol| {
-            Some(match symbol.to_string().as_str() {
-                "p.k" => 0.3,
-                "q[0]" => 0.7,
-                "q[1]" => -1.1,
-                "q[2]" => 1.9,
-                "q[3]" => 0.4,
-                _ => return None,
-            })
-        };
         program.eval(&env).expect("every input has a value")
+    }
+
+    /// Checks that every pair's second lane, computed from the program's
+    /// locals (a pair's partner read as that pair's second lane), is its
+    /// partner's value, negated where the pair says so.
+    fn assert_second_lanes_compute_the_partners(lanes: &LanePairs) {
+        let mut values: Vec<f64> = Vec::new();
+        for local in &lanes.program.locals {
+            let value = local
+                .value
+                .eval(&values, &env)
+                .expect("every input has a value");
+            values.push(value);
+        }
+        let mut lane_values = values.clone();
+        for (&k, &negated) in lanes.firsts.iter().zip(&lanes.negated) {
+            if negated {
+                lane_values[k + 1] = -values[k + 1];
+            }
+        }
+        for (&k, second) in lanes.firsts.iter().zip(&lanes.seconds) {
+            let lane = second
+                .eval(&lane_values, &env)
+                .expect("every leaf has a value");
+            assert_eq!(lane, lane_values[k + 1], "pair {k}: {second:?}");
+        }
+    }
+
+    /// Two legs as in [`legs`], the second mirrored: each of its values
+    /// the first's negated, computed as `c − (p₂ · x − q · s)`, its sums
+    /// in the other order, the shared value on the left of its products.
+    fn mirrored_legs(n: usize) -> Program {
+        let mut locals = vec![Local {
+            name: "shared".into(),
+            value: Term::Mul(Box::new(input("p.k")), Box::new(input("p.k"))),
+        }];
+        let mut last = [None, None];
+        for _ in 0..n {
+            let previous = last[0].map_or(input("q[0]"), Term::Local);
+            locals.push(Local {
+                name: format!("t{}", locals.len()),
+                value: Term::Sub(
+                    Box::new(Term::Add(
+                        Box::new(Term::Mul(Box::new(previous), Box::new(input("q[1]")))),
+                        Box::new(Term::Mul(local(0), Box::new(input("q[0]")))),
+                    )),
+                    Box::new(Term::Const(0.5)),
+                ),
+            });
+            last[0] = Some(locals.len() - 1);
+            // −(x q₃ + s q₂ − 0.5) = 0.5 − (s q₂ − y q₃) with y = −x.
+            let previous = last[1].map_or(Term::Neg(Box::new(input("q[2]"))), Term::Local);
+            locals.push(Local {
+                name: format!("t{}", locals.len()),
+                value: Term::Sub(
+                    Box::new(Term::Const(0.5)),
+                    Box::new(Term::Sub(
+                        Box::new(Term::Mul(local(0), Box::new(input("q[2]")))),
+                        Box::new(Term::Mul(Box::new(input("q[3]")), Box::new(previous))),
+                    )),
+                ),
+            });
+            last[1] = Some(locals.len() - 1);
+        }
+        let (a, b) = (last[0].expect("legs"), last[1].expect("legs"));
+        Program {
+            locals,
+            outputs: vec![Term::Local(a), Term::Local(b)],
+        }
+    }
+
+    #[test]
+    fn a_mirrored_leg_pairs_with_its_signs_and_operand_orders() {
+        let program = mirrored_legs(10);
+        let lanes = program.pair_lanes(&rename()).expect("pairs");
+        assert_eq!(lanes.firsts.len(), 10);
+        // The partners are the second lanes negated, all but the first,
+        // which reads `-q[2]` packed as it is.
+        assert_eq!(lanes.negated.iter().filter(|&&n| n).count(), 10);
+        assert_second_lanes_compute_the_partners(&lanes);
+        let (before, after) = (values(&program), values(&lanes.program));
+        assert_eq!(before, after);
+        // A second lane reads the first's operations in the first's order.
+        let first = &lanes.program.locals[lanes.firsts[1]].value;
+        assert!(matches!(
+            (first, &lanes.seconds[1]),
+            (Term::Sub(a, _), Term::Sub(b, _)) if matches!((&**a, &**b), (Term::Add(..), Term::Add(..)))
+        ));
     }
 
     #[test]
@@ -472,6 +564,7 @@ mod tests {
         for (a, b) in before.iter().zip(&after) {
             assert_eq!(a.to_bits(), b.to_bits());
         }
+        assert_second_lanes_compute_the_partners(&lanes);
         // Every local after the locals it reads.
         for (k, local) in locals.iter().enumerate() {
             for r in local.value.locals_read() {
