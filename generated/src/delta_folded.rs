@@ -2262,63 +2262,56 @@ pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let t0 = q[0] + q[3];
     let t1 = cos(t0);
     let t2 = sin(t0);
-    let t3 = q[1] + q[5];
+    let vt3 = pair(q[1], q[2]) + pair(q[5], q[7]);
+    let (t3, t7) = pair_lanes(vt3);
     let t4 = cos(t3);
     let t5 = sin(t3);
-    let t6 = c_q6 * t5;
-    let t7 = q[2] + q[7];
     let t8 = cos(t7);
     let t9 = sin(t7);
-    let t10 = c_q8 * t9;
+    let vt6 = pair(c_q6, c_q8) * pair(t5, t9);
     let t11 = q[4] + q[9];
     let t12 = cos(t11);
     let t13 = sin(t11);
     let t14 = c_q10 * t12;
     let t15 = t1 * t14 - s_q10 * t2;
     let t16 = t2 * t14 + s_q10 * t1;
-    let t17 = s_q6 * d.k2;
-    let t18 = c_q6 * t4;
-    let t19 = d.k0 * t18 - t17;
-    let t20 = s_q6 * d.k0;
-    let t21 = t20 + d.k2 * t18;
-    let t22 = s_q8 * d.k7;
-    let t23 = c_q8 * t8;
-    let t24 = d.k5 * t23 - t22;
-    let t25 = s_q8 * d.k5;
-    let t26 = t25 + d.k7 * t23;
+    let vt17 = pair(s_q6, s_q8) * pair(d.k2, d.k7);
+    let vt18 = pair(c_q6, c_q8) * pair(t4, t8);
+    let vt19 = pair(d.k0, d.k5) * vt18 - vt17;
+    let vt20 = pair(s_q6, s_q8) * pair(d.k0, d.k5);
+    let vt21 = vt20 + pair(d.k2, d.k7) * vt18;
     let t27 = t2 * t13;
     let t28 = -0.2 * s_q0 - 0.45 * c_q4 * t2;
-    let t29 = 0.2 * s_q1 + 0.45 * t6 + t28 + 0.05 * d.k2 * t27 - t16 * d.k10;
+    let vt29 = pair(0.2, 0.2) * pair(s_q1, s_q2) + pair(0.45, 0.45) * vt6
+        + pair(t28, t28) + pair(0.05, 0.05) * pair(d.k2, d.k7) * pair(t27, t27)
+        - pair(t16, t16) * pair(d.k10, d.k13);
     let t30 = t1 * t13;
     let t31 = 0.2 * c_q0 + 0.45 * c_q4 * t1;
-    let t32 = t15 * d.k10 + d.k11 + t31 - 0.2 * c_q1 * d.k0 - 0.45 * t19
-        - 0.05 * d.k2 * t30;
+    let vt32 = pair(t15, t15) * pair(d.k10, d.k13) + pair(d.k11, d.k14) + pair(t31, t31)
+        - pair(0.2, 0.2) * pair(c_q1, c_q2) * pair(d.k0, d.k5) - pair(0.45, 0.45) * vt19
+        - pair(0.05, 0.05) * pair(d.k2, d.k7) * pair(t30, t30);
     let t33 = c_q10 * t13;
-    let t34 = 0.45 * (s_q4 - t21) + d.k10 * t33 + d.k12
-        + d.k2 * (0.05 * t12 - 0.2 * c_q1);
-    let t35 = t5 * d.k0;
-    let t36 = t5 * d.k2;
-    let t37 = 0.2 * s_q2 + 0.45 * t10 + t28 + 0.05 * d.k7 * t27 - t16 * d.k13;
-    let t38 = t31 + t15 * d.k13 + d.k14 - 0.2 * c_q2 * d.k5 - 0.45 * t24
-        - 0.05 * d.k7 * t30;
-    let t39 = 0.45 * (s_q4 - t26) + t33 * d.k13 + d.k15
-        + d.k7 * (0.05 * t12 - 0.2 * c_q2);
-    let t40 = t9 * d.k5;
-    let t41 = t9 * d.k7;
-    [
-        t19 * t32 + t21 * t34 - t6 * t29,
-        s_q6 * t5 * t29 + (c_q6 * d.k0 - t4 * t17) * t34
-            - (c_q6 * d.k2 + t4 * t20) * t32,
-        t32 * t35 + t34 * t36 + t4 * t29,
-        t36 * (t12 * d.k0 - d.k2 * t33) + t4 * (d.k0 * t27 + t16 * d.k2)
-            - t35 * (t15 * d.k2 + d.k0 * t30),
-        t24 * t38 + t26 * t39 - t10 * t37,
-        s_q8 * t9 * t37 + (c_q8 * d.k5 - t8 * t22) * t39
-            - (c_q8 * d.k7 + t8 * t25) * t38,
-        t38 * t40 + t39 * t41 + t8 * t37,
-        t41 * (t12 * d.k5 - d.k7 * t33) + t8 * (d.k5 * t27 + t16 * d.k7)
-            - t40 * (t15 * d.k7 + d.k5 * t30),
-    ]
+    let vt34 = pair(0.45, 0.45) * (pair(s_q4, s_q4) - vt21)
+        + pair(d.k10, d.k13) * pair(t33, t33) + pair(d.k12, d.k15)
+        + pair(d.k2, d.k7)
+            * (pair(0.05, 0.05) * pair(t12, t12) - pair(0.2, 0.2) * pair(c_q1, c_q2));
+    let vt35 = pair(t5, t9) * pair(d.k0, d.k5);
+    let vt36 = pair(t5, t9) * pair(d.k2, d.k7);
+    let vo0 = vt19 * vt32 + vt21 * vt34 - vt6 * vt29;
+    let (o0, o4) = pair_lanes(vo0);
+    let vo1 = pair(s_q6, s_q8) * pair(t5, t9) * vt29
+        + (pair(c_q6, c_q8) * pair(d.k0, d.k5) - pair(t4, t8) * vt17) * vt34
+        - (pair(c_q6, c_q8) * pair(d.k2, d.k7) + pair(t4, t8) * vt20) * vt32;
+    let (o1, o5) = pair_lanes(vo1);
+    let vo2 = vt32 * vt35 + vt34 * vt36 + pair(t4, t8) * vt29;
+    let (o2, o6) = pair_lanes(vo2);
+    let vo3 = vt36
+        * (pair(t12, t12) * pair(d.k0, d.k5) - pair(d.k2, d.k7) * pair(t33, t33))
+        + pair(t4, t8)
+            * (pair(d.k0, d.k5) * pair(t27, t27) + pair(t16, t16) * pair(d.k2, d.k7))
+        - vt35 * (pair(t15, t15) * pair(d.k2, d.k7) + pair(d.k0, d.k5) * pair(t30, t30));
+    let (o3, o7) = pair_lanes(vo3);
+    [o0, o1, o2, o3, o4, o5, o6, o7]
 }
 
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).

@@ -168,23 +168,6 @@ impl Printer<'_> {
             ));
         }
         let slot = |i: usize| self.slots.get(i).copied().flatten();
-        if let Term::Local(i) = term {
-            if lanes.locals.get(*i) == Some(&LaneLeaf::Lane) {
-                // An earlier part's lane statement: its two lanes from
-                // `live`, the partner negated back to the second lane.
-                if let (Some(a), Some(b)) = (slot(*i), slot(*i + 1)) {
-                    let (a, b) = (Literal::usize_unsuffixed(a), Literal::usize_unsuffixed(b));
-                    return Ok(Some(if lanes.negated.get(*i).copied().unwrap_or(false) {
-                        quote!(pair(live[#a], -live[#b]))
-                    } else {
-                        quote!(pair(live[#a], live[#b]))
-                    }));
-                }
-                let name = self.local_name(*i)?;
-                let lane = Ident::new(&format!("v{name}"), Span::call_site());
-                return Ok(Some(quote!(#lane)));
-            }
-        }
         let second = lanes
             .seconds
             .get(&std::ptr::from_ref(term))
@@ -192,6 +175,31 @@ impl Printer<'_> {
             .ok_or_else(|| {
                 EmitError::Internal("a lane statement's leaf has no second lane".to_owned())
             })?;
+        if let Term::Local(i) = term {
+            if lanes.locals.get(*i) == Some(&LaneLeaf::Lane) {
+                // Another lane statement, its second lane negated where the
+                // second lane's leaf is.
+                let flip = matches!(second, Term::Neg(_));
+                // An earlier part's lane statement: its two lanes from
+                // `live`, the partner negated back to the second lane.
+                if let (Some(a), Some(b)) = (slot(*i), slot(*i + 1)) {
+                    let (a, b) = (Literal::usize_unsuffixed(a), Literal::usize_unsuffixed(b));
+                    let negated = lanes.negated.get(*i).copied().unwrap_or(false);
+                    return Ok(Some(if negated != flip {
+                        quote!(pair(live[#a], -live[#b]))
+                    } else {
+                        quote!(pair(live[#a], live[#b]))
+                    }));
+                }
+                let name = self.local_name(*i)?;
+                let lane = Ident::new(&format!("v{name}"), Span::call_site());
+                return Ok(Some(if flip {
+                    quote!((#lane * pair(1.0, -1.0)))
+                } else {
+                    quote!(#lane)
+                }));
+            }
+        }
         let first = self.scalar_leaf(term)?;
         let shared = match (term, second) {
             (Term::Const(a), Term::Const(b)) => a.to_bits() == b.to_bits(),

@@ -14,8 +14,8 @@
 //! a mirrored branch's). The first lane computes the first statement's
 //! operations in order, the second the same operations over the second
 //! branch's values ([`sharnir_cas::LanePairs::seconds`]), which give the
-//! partner's value exactly: the function's results are the scalar
-//! program's, but for the sign of an exact zero.
+//! partner's value: exactly, or to within rounding where the partner adds
+//! a sum's items in another order.
 
 use crate::error::EmitError;
 use crate::print::printer::{LaneLeaf, LaneLeaves, Printer};

@@ -9,6 +9,7 @@
 //! branch's statement in that form.
 
 use super::Role;
+use crate::program::chain_items;
 use crate::program::ir::{Local, Term};
 use crate::symbol::Symbol;
 use std::collections::HashMap;
@@ -33,39 +34,46 @@ impl Alignment<'_> {
     /// of that statement's `Pair` (its partner's value, negated where the
     /// pair says so, [`Role::First`]).
     pub(super) fn second(&self, first: &Term, partner: &Term, negated: bool) -> Option<Term> {
+        self.aligned(first, partner, negated, false)
+    }
+
+    /// [`Alignment::second`]; `in_sum` where `first` is an operand of a
+    /// sum being aligned operand by operand, whose fallback (the sum's
+    /// items matched in any order) covers this one's.
+    fn aligned(&self, first: &Term, partner: &Term, negated: bool, in_sum: bool) -> Option<Term> {
         let (partner, negated) = without_negations(partner, negated);
         match first {
-            Term::Neg(a) => Some(Term::Neg(Box::new(self.second(a, partner, !negated)?))),
-            Term::Add(a, b) | Term::Sub(a, b) => {
-                let (x, y, y_negated) = match partner {
-                    Term::Add(x, y) => (x, y, false),
-                    Term::Sub(x, y) => (x, y, true),
-                    _ => return None,
-                };
-                // a ± b = s (x ± y): a takes one of x and ±y, b the other.
-                let b_negated = matches!(first, Term::Sub(..));
-                let operands = |p: &Term, p_negated: bool, q: &Term, q_negated: bool| {
-                    Some((
-                        self.second(a, p, negated ^ p_negated)?,
-                        self.second(b, q, negated ^ q_negated ^ b_negated)?,
-                    ))
-                };
-                let (a, b) = operands(x, false, y, y_negated)
-                    .or_else(|| operands(y, y_negated, x, false))?;
-                Some(with_operands(first, a, b))
+            Term::Neg(a) => Some(Term::Neg(Box::new(
+                self.aligned(a, partner, !negated, in_sum)?,
+            ))),
+            Term::Add(..) | Term::Sub(..) => {
+                self.sum_by_operands(first, partner, negated).or_else(|| {
+                    (!in_sum)
+                        .then(|| self.sum_by_items(first, partner, negated))
+                        .flatten()
+                })
             }
             Term::Mul(a, b) | Term::Div(a, b) => {
                 let (x, y) = match (first, partner) {
                     (Term::Mul(..), Term::Mul(x, y)) | (Term::Div(..), Term::Div(x, y)) => (x, y),
                     _ => return None,
                 };
-                // The sign goes on either factor.
+                // The sign goes on either factor, or a sign on both
+                // cancels.
                 let operands = |p: &Term, q: &Term| {
-                    [(negated, false), (false, negated)].into_iter().find_map(
-                        |(p_negated, q_negated)| {
-                            Some((self.second(a, p, p_negated)?, self.second(b, q, q_negated)?))
-                        },
-                    )
+                    [
+                        (negated, false),
+                        (false, negated),
+                        (!negated, true),
+                        (true, !negated),
+                    ]
+                    .into_iter()
+                    .find_map(|(p_negated, q_negated)| {
+                        Some((
+                            self.aligned(a, p, p_negated, false)?,
+                            self.aligned(b, q, q_negated, false)?,
+                        ))
+                    })
                 };
                 let commutes = matches!(first, Term::Mul(..));
                 let (a, b) =
@@ -96,9 +104,10 @@ impl Alignment<'_> {
                     return None;
                 };
                 match self.roles.get(*r)? {
-                    // A lane statement's second lane has its sign.
+                    // A lane statement's second lane has its sign, or
+                    // the other (one multiplication by `(1, −1)`).
                     Role::First(j, sign) if j == k && self.lane_computed(*r) => {
-                        (*sign == negated).then_some(Term::Local(*j))
+                        Some(signed(Term::Local(*j), *sign != negated))
                     }
                     Role::First(j, _) if j == k => Some(signed(Term::Local(*j), negated)),
                     Role::Shared | Role::Partner if r == k => {
@@ -111,6 +120,63 @@ impl Alignment<'_> {
         }
     }
 
+    /// A sum aligned operand by operand: `a ± b` against `x ± y` or
+    /// `y ± x`, exactly.
+    fn sum_by_operands(&self, first: &Term, partner: &Term, negated: bool) -> Option<Term> {
+        let (Term::Add(a, b) | Term::Sub(a, b)) = first else {
+            return None;
+        };
+        let (x, y, y_negated) = match partner {
+            Term::Add(x, y) => (x, y, false),
+            Term::Sub(x, y) => (x, y, true),
+            _ => return None,
+        };
+        // a ± b = s (x ± y): a takes one of x and ±y, b the other.
+        let b_negated = matches!(first, Term::Sub(..));
+        let operands = |p: &Term, p_negated: bool, q: &Term, q_negated: bool| {
+            Some((
+                self.aligned(a, p, negated ^ p_negated, true)?,
+                self.aligned(b, q, negated ^ q_negated ^ b_negated, true)?,
+            ))
+        };
+        let (a, b) =
+            operands(x, false, y, y_negated).or_else(|| operands(y, y_negated, x, false))?;
+        Some(with_operands(first, a, b))
+    }
+
+    /// A sum aligned item by item: the items of `first`'s chain of `+`,
+    /// `−` and negations each matched with one of `partner`'s, in any
+    /// order, and added in `first`'s order. A mirrored branch's sums often
+    /// add the same items in another order (their signs differ, and the
+    /// lowering puts the positive items first); the second lane then adds
+    /// them in the first lane's order, which rounds alike (to within an
+    /// ulp of the items) but not bit for bit.
+    fn sum_by_items(&self, first: &Term, partner: &Term, negated: bool) -> Option<Term> {
+        let items = chain_items(first);
+        let partner_items = chain_items(partner);
+        if items.len() != partner_items.len() || items.len() < 3 {
+            return None;
+        }
+        let mut taken = vec![false; partner_items.len()];
+        let mut seconds = Vec::with_capacity(items.len());
+        for (item, item_negated) in items {
+            let (j, second) =
+                partner_items
+                    .iter()
+                    .enumerate()
+                    .find_map(|(j, (p, p_negated))| {
+                        if taken[j] {
+                            return None;
+                        }
+                        let sign = negated ^ item_negated ^ p_negated;
+                        self.aligned(item, p, sign, false).map(|second| (j, second))
+                    })?;
+            taken[j] = true;
+            seconds.push(second);
+        }
+        Some(with_items(first, &mut seconds.into_iter()))
+    }
+
     /// Whether local `i` is the first of a lane statement: paired, and
     /// arithmetic.
     pub(super) fn lane_computed(&self, i: usize) -> bool {
@@ -120,7 +186,7 @@ impl Alignment<'_> {
 }
 
 /// How many inputs and locals `second` (a second lane's expression)
-/// packs negated: each costs an operation where it is packed.
+/// reads negated: each costs an operation.
 pub(super) fn negated_leaves(second: &Term) -> usize {
     match second {
         Term::Neg(a) if matches!(**a, Term::Input(_) | Term::Local(_)) => 1,
@@ -157,6 +223,23 @@ fn signed(leaf: Term, negated: bool) -> Term {
         Term::Neg(Box::new(leaf))
     } else {
         leaf
+    }
+}
+
+/// `sum` (a chain of `+`, `−` and negations) with its items, in the order
+/// [`chain_items`] lists them, replaced by `items`.
+fn with_items(sum: &Term, items: &mut impl Iterator<Item = Term>) -> Term {
+    match sum {
+        Term::Add(a, b) => Term::Add(
+            Box::new(with_items(a, items)),
+            Box::new(with_items(b, items)),
+        ),
+        Term::Sub(a, b) => Term::Sub(
+            Box::new(with_items(a, items)),
+            Box::new(with_items(b, items)),
+        ),
+        Term::Neg(a) => Term::Neg(Box::new(with_items(a, items))),
+        item => items.next().unwrap_or_else(|| item.clone()),
     }
 }
 
@@ -210,20 +293,26 @@ fn write_key(term: &Term, constants: bool, text: &mut String) {
         Term::Input(symbol) => text.push_str(&symbol.to_string()),
         Term::Local(i) => text.push_str(&format!("l{i}")),
         Term::Neg(a) => write_key(a, constants, text),
+        Term::Add(..) | Term::Sub(..) => {
+            // The items of the sum in any order (`sum_by_items`).
+            let mut items: Vec<String> = chain_items(term)
+                .into_iter()
+                .map(|(item, _)| key(item, constants))
+                .collect();
+            items.sort();
+            text.push('(');
+            text.push_str(&items.join("+"));
+            text.push(')');
+        }
         Term::Sin(a) => unary("sin", a, text),
         Term::Cos(a) => unary("cos", a, text),
         Term::Sqrt(a) => unary("sqrt", a, text),
-        Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) => {
+        Term::Mul(a, b) => {
             let (a, b) = (key(a, constants), key(b, constants));
             let (a, b) = if a <= b { (a, b) } else { (b, a) };
-            let op = if matches!(term, Term::Mul(..)) {
-                '*'
-            } else {
-                '+'
-            };
             text.push('(');
             text.push_str(&a);
-            text.push(op);
+            text.push('*');
             text.push_str(&b);
             text.push(')');
         }
