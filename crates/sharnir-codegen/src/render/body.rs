@@ -864,4 +864,89 @@ mod tests {
             ]
         );
     }
+
+    /// The text of a body's statements, or of a part's.
+    fn lines_text(lines: &[crate::print::lines::Line]) -> String {
+        lines
+            .iter()
+            .map(|line| line.to_tokens().to_string().replace(' ', "") + "\n")
+            .collect()
+    }
+
+    #[test]
+    fn a_long_body_writes_its_outputs_after_the_lane_statements() {
+        let program = crate::render::lanes::tests::legs(400);
+        let lanes = crate::render::lanes::pair_branches(
+            &program,
+            &crate::render::lanes::tests::rename(),
+            usize::MAX,
+        )
+        .expect("the legs pair");
+        let places = [quote!([0]), quote!([1])];
+        let printed = &lanes.program;
+        assert!(printed.locals.len() >= crate::render::body::WRITTEN_EARLY_FROM);
+        let body = body(printed, Some(&places), Quads::Helper, Some(&lanes)).expect("prints");
+        assert!(body.outputs.is_none() && body.parts.is_empty());
+        let text = lines_text(&body.statements);
+        assert_eq!(text.matches("letvt").count(), 400, "{text}");
+        // The last lane statement read back, then both legs' outputs.
+        let last = text.rfind("pair_lanes(").expect("a read-back");
+        let (first, second) = (
+            text.find("out[0]=").expect("0"),
+            text.find("out[1]=").expect("1"),
+        );
+        assert!(last < first && last < second, "{text}");
+    }
+
+    #[test]
+    fn a_split_body_passes_lane_statements_on_as_their_two_lanes() {
+        let program = crate::render::lanes::tests::legs(800);
+        let lanes = crate::render::lanes::pair_branches(
+            &program,
+            &crate::render::lanes::tests::rename(),
+            usize::MAX,
+        )
+        .expect("the legs pair");
+        let places = [quote!([0]), quote!([1])];
+        let body =
+            body(&lanes.program, Some(&places), Quads::Helper, Some(&lanes)).expect("prints");
+        assert!(body.parts.len() > 1);
+        // What each slot of `live` holds: the local stored there, and the
+        // lane statement whose lanes bound it.
+        let mut stored: HashMap<String, String> = HashMap::new();
+        let mut lanes_of: HashMap<String, (String, usize)> = HashMap::new();
+        let mut across = 0;
+        for part in &body.parts {
+            let text = lines_text(&part.statements);
+            // Every earlier lane statement a part reads, it reads as the two
+            // lanes of one statement, first lane first.
+            for read in text.split("pair(live[").skip(1) {
+                let (first, rest) = read.split_once("],live[").expect("two slots");
+                let (second, _) = rest.split_once("])").expect("closed");
+                let (a, b) = (&stored[first], &stored[second]);
+                // The sines, paired single statements, or a lane statement.
+                match lanes_of.get(a) {
+                    None => assert_eq!((a.as_str(), b.as_str()), ("s0", "s1")),
+                    Some((lane, n)) => {
+                        assert_eq!((*n, &lanes_of[b]), (0, &(lane.clone(), 1)), "{read}");
+                        across += 1;
+                    }
+                }
+            }
+            for line in text.lines() {
+                if let Some(binding) = line.strip_prefix("let(") {
+                    let (names, lane) = binding.split_once(")=pair_lanes(").expect("a read-back");
+                    let lane = lane.trim_end_matches(");").to_owned();
+                    for (n, name) in names.split(',').enumerate() {
+                        lanes_of.insert(name.to_owned(), (lane.clone(), n));
+                    }
+                } else if let Some(store) = line.strip_prefix("live[") {
+                    let (slot, name) = store.split_once("]=").expect("a store");
+                    stored.insert(slot.to_owned(), name.trim_end_matches(';').to_owned());
+                }
+            }
+        }
+        // Each leg's chain crosses every part boundary once.
+        assert_eq!(across, body.parts.len() - 1);
+    }
 }

@@ -2,7 +2,8 @@
 //! first branch computes, up to what IEEE arithmetic carries exactly: the
 //! order of a sum's or a product's two operands (`x + y = y + x`) and signs
 //! (`−(x · y) = (−x) · y`, `x − y = x + (−y)`, `−(x + y) = (−x) + (−y)`,
-//! the last but for the sign of an exact zero). A mirrored branch computes
+//! the last but for the sign of an exact zero), and, to within rounding,
+//! the order in which a sum adds its items. A mirrored branch computes
 //! some of its values with the other sign and its sums in another order; a
 //! lane statement computes them in the first branch's order and with the
 //! first branch's signs, so [`Alignment::second`] writes the second
