@@ -1,4 +1,4 @@
-"""Pinocchio's models of the five robots, as Pinocchio's own URDF parser
+"""Pinocchio's models of the six robots, as Pinocchio's own URDF parser
 builds them, written as plain text for harness.cpp.
 
 The harness builds the same `pinocchio::Model` from this text with
@@ -22,6 +22,7 @@ ROBOTS = [
     ("panda", "panda_arm_fixed_fingers.urdf", False),
     ("iiwa", "kuka_iiwa.urdf", False),
     ("solo12", "solo12.urdf", True),
+    ("anymal", "anymal.urdf", True),
     ("talos", "talos_reduced.urdf", True),
 ]
 KNOWN = {"JointModelRX", "JointModelRY", "JointModelRZ", "JointModelPX", "JointModelPY",

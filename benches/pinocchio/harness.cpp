@@ -69,6 +69,7 @@ SHARNIR_DECLARE(ur5, 6)
 SHARNIR_DECLARE(panda, 7)
 SHARNIR_DECLARE(iiwa, 7)
 SHARNIR_DECLARE(solo12, 18)
+SHARNIR_DECLARE(anymal, 18)
 SHARNIR_DECLARE(talos, 38)
 }
 
@@ -269,6 +270,7 @@ int main(int argc, char **argv) {
       {"panda", SHARNIR(panda, 7), SHARNIR_REGRESSOR(panda, 7, 7, 14, 57)},
       {"iiwa", SHARNIR(iiwa, 7), SHARNIR_REGRESSOR(iiwa, 7, 7, 7, 50)},
       {"solo12", SHARNIR(solo12, 18), SHARNIR_REGRESSOR(solo12, 18, 13, 24, 118)},
+      {"anymal", SHARNIR(anymal, 18), SHARNIR_REGRESSOR(anymal, 18, 13, 24, 118)},
       {"talos", SHARNIR(talos, 38), SHARNIR_REGRESSOR(talos, 38, 33, 64, 298)},
   };
   std::printf("| robot | nv | algorithm | Pinocchio (ns) | sharnir (ns) | Pinocchio / sharnir "

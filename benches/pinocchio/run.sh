@@ -3,8 +3,10 @@
 # computeRNEADerivatives, computeABADerivatives, computeMinverse,
 # computeJointTorqueRegressor; and sharnir's forward differences of its own
 # dynamics) on UR5, Panda, KUKA
-# iiwa, Solo12 and Talos, with the time of generating Talos and of compiling
-# the modules. Opt-in, not part of CI; see README.md.
+# iiwa, Solo12, ANYmal and Talos, with the time of generating Talos and of
+# compiling the modules, and the instructions per operation of the legged
+# robots' functions (instructions.py). Opt-in, not part of CI; see
+# README.md.
 #
 #   bash benches/pinocchio/run.sh            # native and portable builds
 #   SHARNIR_PINOCCHIO_BUILDS=native bash benches/pinocchio/run.sh
@@ -57,13 +59,15 @@ test -f "$prefix/include/pinocchio/algorithm/crba.hpp" || { echo "no Pinocchio h
 
 seconds() { "$venv/bin/python" -c "print(f'{$2 - $1:.2f}')"; }
 
-# 2. The iiwa's and Talos's modules (the other three are generated/src's,
+# 2. The iiwa's, ANYmal's and Talos's modules (the other three are generated/src's,
 # included by path), Talos's generation timed (xtask's release build, the
 # whole process).
 mkdir -p "$build" "$here/ffi/src/gen"
 (cd "$repo" && cargo build --quiet --release -p xtask)
 (cd "$repo" && target/release/xtask gen tests/fixtures/kuka_iiwa.urdf \
     --name iiwa --out "$here/ffi/src/gen") >&2
+(cd "$repo" && target/release/xtask gen tests/fixtures/anymal.urdf \
+    --floating --name anymal --out "$here/ffi/src/gen") >&2
 start=$(date +%s.%N)
 (cd "$repo" && target/release/xtask gen tests/fixtures/talos_reduced.urdf \
     --floating --name talos --out "$here/ffi/src/gen") >&2
@@ -86,7 +90,7 @@ for variant in $builds; do
     target="$build/$variant"
     echo "building $variant: g++ $cxxflags, RUSTFLAGS='$rustflags'" >&2
     # The crate rebuilt from scratch (its dependency libm kept), timed: it
-    # compiles the five generated modules.
+    # compiles the six generated modules.
     RUSTFLAGS="$rustflags" CARGO_TARGET_DIR="$target/cargo" \
         cargo build --quiet --release --manifest-path "$here/ffi/Cargo.toml" -p libm
     RUSTFLAGS="$rustflags" CARGO_TARGET_DIR="$target/cargo" \
@@ -96,7 +100,7 @@ for variant in $builds; do
         cargo build --quiet --release --manifest-path "$here/ffi/Cargo.toml"
     end=$(date +%s.%N)
     times="$times
-ffi, $variant: \`cargo build --release\` of the crate (the five modules; libm built) in $(seconds "$start" "$end") s"
+ffi, $variant: \`cargo build --release\` of the crate (the six modules; libm built) in $(seconds "$start" "$end") s"
     start=$(date +%s.%N)
     # Pinocchio's algorithms are templates: without
     # PINOCCHIO_ENABLE_TEMPLATE_INSTANTIATION they are compiled here, with
@@ -116,6 +120,20 @@ harness, $variant: g++ (Pinocchio's templates) in $(seconds "$start" "$end") s"
     echo "### $variant: g++ $cxxflags; rustc ${rustflags:-(default)}"
     echo
     "$target/harness" "$build/models" "$batches"
+    echo
+    echo "### $variant: instructions per operation, share touching the stack"
+    echo
+    for robot in solo12 anymal talos; do
+        case $robot in
+            solo12) module="$repo/generated/src/solo12.rs" ;;
+            *) module="$here/ffi/src/gen/$robot.rs" ;;
+        esac
+        echo "$robot:"
+        echo
+        "$venv/bin/python" "$here/instructions.py" "$target/cargo/release/libsharnir_pinocchio_ffi.a" \
+            "$module" "sharnir_pinocchio_ffi::$robot" inverse_dynamics mass_matrix forward_dynamics
+        echo
+    done
 done
 echo
 echo "### generation and build times"

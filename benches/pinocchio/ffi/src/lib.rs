@@ -1,7 +1,7 @@
 //! sharnir's generated dynamics behind a C ABI, for the comparison with
 //! Pinocchio in `benches/pinocchio/` (see its README).
 //!
-//! For every robot `<r>` (`ur5`, `panda`, `iiwa`, `solo12`, `talos`) this static
+//! For every robot `<r>` (`ur5`, `panda`, `iiwa`, `solo12`, `anymal`, `talos`) this static
 //! library exports:
 //!
 //! - `sharnir_<r>_nq()`, `sharnir_<r>_nv()`: the sizes of `q` and of
@@ -42,8 +42,9 @@
 //!
 //! The bundled robots' modules are `generated/src/{ur5,panda,solo12}.rs`,
 //! included by path; `run.sh` generates the KUKA iiwa into `src/gen/iiwa.rs`
-//! from `tests/fixtures/kuka_iiwa.urdf` and Talos into `src/gen/talos.rs`
-//! from `tests/fixtures/talos_reduced.urdf --floating`.
+//! from `tests/fixtures/kuka_iiwa.urdf`, ANYmal into `src/gen/anymal.rs`
+//! from `tests/fixtures/anymal.urdf --floating` and Talos into
+//! `src/gen/talos.rs` from `tests/fixtures/talos_reduced.urdf --floating`.
 
 #![warn(missing_docs)]
 
@@ -62,6 +63,10 @@ mod solo12;
 #[path = "gen/iiwa.rs"]
 #[allow(missing_docs, dead_code)]
 mod iiwa;
+
+#[path = "gen/anymal.rs"]
+#[allow(missing_docs, dead_code)]
+mod anymal;
 
 #[path = "gen/talos.rs"]
 #[allow(missing_docs, dead_code)]
@@ -550,6 +555,21 @@ export!(
     sharnir_solo12_mass_matrix_inverse,
     sharnir_solo12_inverse_dynamics_differences,
     sharnir_solo12_forward_dynamics_differences
+);
+export!(
+    anymal,
+    sharnir_anymal_nq,
+    sharnir_anymal_nv,
+    sharnir_anymal_position_name,
+    sharnir_anymal_coordinate_name,
+    sharnir_anymal_inverse_dynamics,
+    sharnir_anymal_mass_matrix,
+    sharnir_anymal_forward_dynamics,
+    sharnir_anymal_inverse_dynamics_derivatives,
+    sharnir_anymal_forward_dynamics_derivatives,
+    sharnir_anymal_mass_matrix_inverse,
+    sharnir_anymal_inverse_dynamics_differences,
+    sharnir_anymal_forward_dynamics_differences
 );
 export!(
     talos,

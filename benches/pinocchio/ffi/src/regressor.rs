@@ -192,6 +192,17 @@ export_regressor!(
     sharnir_solo12_regressor
 );
 export_regressor!(
+    anymal,
+    sharnir_anymal_nb,
+    sharnir_anymal_nd,
+    sharnir_anymal_nbp,
+    sharnir_anymal_body_name,
+    sharnir_anymal_base_parameters,
+    sharnir_anymal_friction_forces,
+    sharnir_anymal_standard_regressor,
+    sharnir_anymal_regressor
+);
+export_regressor!(
     talos,
     sharnir_talos_nb,
     sharnir_talos_nd,
