@@ -6600,26 +6600,21 @@ fn constraint_jacobian_with_body(
     let t19 = c_q0 * s_q1;
     let t20 = t3 * t12 + s_q0 * t10 - t8 * t19;
     let t21 = t3 * t13 + s_q0 * t11 - t9 * t19;
-    let t22 = q[9] * s_q8;
-    let t23 = s_q7 * c_q8;
-    let t24 = q[9] * t23;
-    let t25 = c_q7 * c_q8;
-    let t26 = q[9] * t25;
-    let t27 = q[12] * s_q11;
-    let t28 = s_q10 * c_q11;
-    let t29 = q[12] * t28;
-    let t30 = c_q10 * c_q11;
-    let t31 = q[12] * t30;
-    let t32 = q[15] * s_q14;
-    let t33 = s_q13 * c_q14;
-    let t34 = q[15] * t33;
-    let t35 = c_q13 * c_q14;
-    let t36 = q[15] * t35;
-    let t37 = q[18] * s_q17;
-    let t38 = s_q16 * c_q17;
-    let t39 = q[18] * t38;
-    let t40 = c_q16 * c_q17;
-    let t41 = q[18] * t40;
+    let vt22 = pair(q[9], q[12]) * pair(s_q8, s_q11);
+    let (t22, t27) = pair_lanes(vt22);
+    let vt23 = pair(s_q7, s_q10) * pair(c_q8, c_q11);
+    let (t23, t28) = pair_lanes(vt23);
+    let vt24 = pair(q[9], q[12]) * vt23;
+    let (t24, t29) = pair_lanes(vt24);
+    let vt25 = pair(c_q7, c_q10) * pair(c_q8, c_q11);
+    let (t25, t30) = pair_lanes(vt25);
+    let vt26 = pair(q[9], q[12]) * vt25;
+    let (t26, t31) = pair_lanes(vt26);
+    let vt32 = pair(q[15], q[18]) * pair(s_q14, s_q17);
+    let vt33 = pair(s_q13, s_q16) * pair(c_q14, c_q17);
+    let vt34 = pair(q[15], q[18]) * vt33;
+    let vt35 = pair(c_q13, c_q16) * pair(c_q14, c_q17);
+    let vt36 = pair(q[15], q[18]) * vt35;
     let t42 = q[21] * s_q20;
     let t43 = s_q19 * c_q20;
     let t44 = q[21] * t43;
@@ -6635,14 +6630,12 @@ fn constraint_jacobian_with_body(
     let t54 = c_q1 * t12 - s_q1 * t8;
     let t55 = t1 * t8 + t12 * t16;
     let t56 = -t3 * t8 - t12 * t19;
-    let t57 = s_q7 * s_q8;
-    let t58 = c_q7 * s_q8;
-    let t59 = s_q10 * s_q11;
-    let t60 = c_q10 * s_q11;
-    let t61 = s_q13 * s_q14;
-    let t62 = c_q13 * s_q14;
-    let t63 = s_q16 * s_q17;
-    let t64 = c_q16 * s_q17;
+    let vt57 = pair(s_q7, s_q10) * pair(s_q8, s_q11);
+    let (t57, t59) = pair_lanes(vt57);
+    let vt58 = pair(c_q7, c_q10) * pair(s_q8, s_q11);
+    let (t58, t60) = pair_lanes(vt58);
+    let vt61 = pair(s_q13, s_q16) * pair(s_q14, s_q17);
+    let vt62 = pair(c_q13, c_q16) * pair(s_q14, s_q17);
     let t65 = s_q19 * s_q20;
     let t66 = c_q19 * s_q20;
     let t67 = q[4] * c_q1;
@@ -6697,14 +6690,13 @@ fn constraint_jacobian_with_body(
     let t116 = t18 * d.k55 + t17 * d.k54 - t2;
     let t117 = t29 + d.k57 + t116;
     let t118 = t4 + t20 * d.k54 + t21 * d.k55 - t31;
-    let t119 = t0 + t14 * d.k58 + t15 * d.k59 + d.k60 - t32;
+    let vt119 = pair(t0, t0) + pair(t14, t14) * pair(d.k58, d.k62)
+        + pair(t15, t15) * pair(d.k59, d.k63) + pair(d.k60, d.k64) - vt32;
     let t120 = t18 * d.k59 + t17 * d.k58 - t2;
-    let t121 = t34 + d.k61 + t120;
-    let t122 = t4 + t20 * d.k58 + t21 * d.k59 - t36;
-    let t123 = t0 + t14 * d.k62 + t15 * d.k63 + d.k64 - t37;
+    let vt122 = pair(t4, t4) + pair(t20, t20) * pair(d.k58, d.k62)
+        + pair(t21, t21) * pair(d.k59, d.k63) - vt36;
     let t124 = t18 * d.k63 + t17 * d.k62 - t2;
-    let t125 = t39 + d.k65 + t124;
-    let t126 = t4 + t20 * d.k62 + t21 * d.k63 - t41;
+    let vt121 = vt34 + pair(d.k61, d.k65) + pair(t120, t124);
     let t127 = t0 + t14 * d.k66 + t15 * d.k67 + d.k68 - t42;
     let t128 = t18 * d.k67 + t17 * d.k66 - t2;
     let t129 = t44 + d.k69 + t128;
@@ -6768,27 +6760,15 @@ fn constraint_jacobian_with_body(
     let t187 = 2.0 * t78 * d.k58 + t69 * d.k59;
     let t188 = t80 * d.k58 + t73 * d.k59;
     let t189 = t82 * d.k58 + t77 * d.k59;
-    let t190 = c_q14 * t187 + t61 * t188 - t62 * t189;
     let t191 = t86 * d.k58 + t83 * d.k59;
     let t192 = t87 * d.k58 + t84 * d.k59;
     let t193 = t88 * d.k58 + t85 * d.k59;
-    let t194 = c_q14 * t191 + t61 * t192 - t62 * t193;
     let t195 = t99 * d.k58 + t90 * d.k59;
     let t196 = t102 * d.k58 + t93 * d.k59;
     let t197 = t105 * d.k58 + t96 * d.k59;
-    let t198 = c_q14 * t195 + t61 * t196 - t62 * t197;
     let t199 = t106 * d.k59 - 2.0 * t89 * d.k58;
     let t200 = t109 * d.k58 + t107 * d.k59;
     let t201 = t110 * d.k58 + t108 * d.k59;
-    let t202 = c_q14 * t199 + t61 * t200 - t62 * t201;
-    let t203 = c_q13 * t188 + s_q13 * t189;
-    let t204 = c_q13 * t192 + s_q13 * t193;
-    let t205 = c_q13 * t196 + s_q13 * t197;
-    let t206 = c_q13 * t200 + s_q13 * t201;
-    let t207 = s_q14 * t187 + t35 * t189 - t33 * t188;
-    let t208 = s_q14 * t191 + t35 * t193 - t33 * t192;
-    let t209 = s_q14 * t195 + t35 * t197 - t33 * t196;
-    let t210 = s_q14 * t199 + t35 * t201 - t33 * t200;
     let t211 = t47 * d.k62 - t21 * d.k63 - t4;
     let t212 = t48 + t54 * d.k62 + t49 * d.k63;
     let t213 = t50 + t55 * d.k62 + t51 * d.k63;
@@ -6796,27 +6776,39 @@ fn constraint_jacobian_with_body(
     let t215 = 2.0 * t78 * d.k62 + t69 * d.k63;
     let t216 = t80 * d.k62 + t73 * d.k63;
     let t217 = t82 * d.k62 + t77 * d.k63;
-    let t218 = c_q17 * t215 + t63 * t216 - t64 * t217;
+    let vt190 = pair(c_q14, c_q17) * pair(t187, t215) + vt61 * pair(t188, t216)
+        - vt62 * pair(t189, t217);
+    let vt203 = pair(c_q13, c_q16) * pair(t188, t216)
+        + pair(s_q13, s_q16) * pair(t189, t217);
+    let vt207 = pair(s_q14, s_q17) * pair(t187, t215) + vt35 * pair(t189, t217)
+        - vt33 * pair(t188, t216);
     let t219 = t86 * d.k62 + t83 * d.k63;
     let t220 = t87 * d.k62 + t84 * d.k63;
     let t221 = t88 * d.k62 + t85 * d.k63;
-    let t222 = c_q17 * t219 + t63 * t220 - t64 * t221;
+    let vt194 = pair(c_q14, c_q17) * pair(t191, t219) + vt61 * pair(t192, t220)
+        - vt62 * pair(t193, t221);
+    let vt204 = pair(c_q13, c_q16) * pair(t192, t220)
+        + pair(s_q13, s_q16) * pair(t193, t221);
+    let vt208 = pair(s_q14, s_q17) * pair(t191, t219) + vt35 * pair(t193, t221)
+        - vt33 * pair(t192, t220);
     let t223 = t99 * d.k62 + t90 * d.k63;
     let t224 = t102 * d.k62 + t93 * d.k63;
     let t225 = t105 * d.k62 + t96 * d.k63;
-    let t226 = c_q17 * t223 + t63 * t224 - t64 * t225;
+    let vt198 = pair(c_q14, c_q17) * pair(t195, t223) + vt61 * pair(t196, t224)
+        - vt62 * pair(t197, t225);
+    let vt205 = pair(c_q13, c_q16) * pair(t196, t224)
+        + pair(s_q13, s_q16) * pair(t197, t225);
+    let vt209 = pair(s_q14, s_q17) * pair(t195, t223) + vt35 * pair(t197, t225)
+        - vt33 * pair(t196, t224);
     let t227 = t106 * d.k63 - 2.0 * t89 * d.k62;
     let t228 = t109 * d.k62 + t107 * d.k63;
     let t229 = t110 * d.k62 + t108 * d.k63;
-    let t230 = c_q17 * t227 + t63 * t228 - t64 * t229;
-    let t231 = c_q16 * t216 + s_q16 * t217;
-    let t232 = c_q16 * t220 + s_q16 * t221;
-    let t233 = c_q16 * t224 + s_q16 * t225;
-    let t234 = c_q16 * t228 + s_q16 * t229;
-    let t235 = s_q17 * t215 + t40 * t217 - t38 * t216;
-    let t236 = s_q17 * t219 + t40 * t221 - t38 * t220;
-    let t237 = s_q17 * t223 + t40 * t225 - t38 * t224;
-    let t238 = s_q17 * t227 + t40 * t229 - t38 * t228;
+    let vt202 = pair(c_q14, c_q17) * pair(t199, t227) + vt61 * pair(t200, t228)
+        - vt62 * pair(t201, t229);
+    let vt206 = pair(c_q13, c_q16) * pair(t200, t228)
+        + pair(s_q13, s_q16) * pair(t201, t229);
+    let vt210 = pair(s_q14, s_q17) * pair(t199, t227) + vt35 * pair(t201, t229)
+        - vt33 * pair(t200, t228);
     let t239 = t47 * d.k66 - t21 * d.k67 - t4;
     let t240 = t48 + t54 * d.k66 + t49 * d.k67;
     let t241 = t50 + t55 * d.k66 + t51 * d.k67;
@@ -6845,18 +6837,175 @@ fn constraint_jacobian_with_body(
     let t264 = s_q20 * t247 + t45 * t249 - t43 * t248;
     let t265 = s_q20 * t251 + t45 * t253 - t43 * t252;
     let t266 = s_q20 * t255 + t45 * t257 - t43 * t256;
+    let o0 = t57 * t131 - t58 * t112;
+    let o1 = c_q8 * t132 + t57 * t133 - t58 * t134;
+    let vo2 = pair(s_q1, s_q1) * pair(c_q8, c_q11) - pair(t1, t1) * vt57
+        - pair(t3, t3) * vt58;
+    let (o2, o65) = pair_lanes(vo2);
+    let o3 = 0.5 * (q[6] * t138 + q[5] * t139 - q[4] * t140 - q[3] * t141);
+    let o4 = 0.5 * (q[6] * t139 + q[3] * t140 - q[5] * t138 - q[4] * t141);
+    let o5 = 0.5 * (q[4] * t138 + q[6] * t140 - q[3] * t139 - q[5] * t141);
+    let o6 = t58 * t113 + t57 * t114;
+    let o7 = t23 * t113 - s_q8 * t111 - t25 * t114
+        - q[9] * (c_q8 * c_q8 + t57 * t57 + t58 * t58);
+    let vo8 = vt23 * vt57 + vt25 * vt58 - pair(s_q8, s_q11) * pair(c_q8, c_q11);
+    let (o8, o74) = pair_lanes(vo8);
+    let o21 = c_q7 * t131 + s_q7 * t112;
+    let o22 = c_q7 * t133 + s_q7 * t134;
+    let vo23 = pair(t3, t3) * pair(s_q7, s_q10) - pair(t1, t1) * pair(c_q7, c_q10);
+    let (o23, o86) = pair_lanes(vo23);
+    let o24 = 0.5 * (q[6] * t144 + q[5] * t145 - q[4] * t146 - q[3] * t147);
+    let o25 = 0.5 * (q[6] * t145 + q[3] * t146 - q[5] * t144 - q[4] * t147);
+    let o26 = 0.5 * (q[4] * t144 + q[6] * t146 - q[3] * t145 - q[5] * t147);
+    let o27 = c_q7 * (t26 + t114) + s_q7 * (t24 - t113);
+    let o42 = t25 * t112 - t23 * t131;
+    let o43 = s_q8 * t132 + t25 * t134 - t23 * t133;
+    let vo44 = pair(s_q1, s_q1) * pair(s_q8, s_q11) + pair(t1, t1) * vt23
+        + pair(t3, t3) * vt25;
+    let (o44, o107) = pair_lanes(vo44);
+    let o45 = 0.5 * (q[6] * t151 + q[5] * t152 - q[4] * t153 - q[3] * t154);
+    let o46 = 0.5 * (q[6] * t152 + q[3] * t153 - q[5] * t151 - q[4] * t154);
+    let o47 = 0.5 * (q[4] * t151 + q[6] * t153 - q[3] * t152 - q[5] * t154);
+    let o48 = -t25 * t113 - t23 * t114;
+    let o49 = t57 * (t24 + t113) + t58 * (t26 - t114) + c_q8 * (t111 - t22);
+    let vo50 = -(pair(s_q8, s_q11) * pair(s_q8, s_q11)) - vt23 * vt23 - vt25 * vt25;
+    let (o50, o116) = pair_lanes(vo50);
+    let o63 = t59 * t155 - t60 * t116;
+    let o64 = c_q11 * t156 + t59 * t157 - t60 * t158;
+    let o66 = 0.5 * (q[6] * t162 + q[5] * t166 - q[4] * t170 - q[3] * t174);
+    let o67 = 0.5 * (q[6] * t166 + q[3] * t170 - q[5] * t162 - q[4] * t174);
+    let o68 = 0.5 * (q[4] * t162 + q[6] * t170 - q[3] * t166 - q[5] * t174);
+    let o72 = t60 * t117 + t59 * t118;
+    let o73 = t28 * t117 - s_q11 * t115 - t30 * t118
+        - q[12] * (c_q11 * c_q11 + t59 * t59 + t60 * t60);
+    let o84 = c_q10 * t155 + s_q10 * t116;
+    let o85 = c_q10 * t157 + s_q10 * t158;
+    let o87 = 0.5 * (q[6] * t175 + q[5] * t176 - q[4] * t177 - q[3] * t178);
+    let o88 = 0.5 * (q[6] * t176 + q[3] * t177 - q[5] * t175 - q[4] * t178);
+    let o89 = 0.5 * (q[4] * t175 + q[6] * t177 - q[3] * t176 - q[5] * t178);
+    let o93 = c_q10 * (t31 + t118) + s_q10 * (t29 - t117);
+    let o105 = t30 * t116 - t28 * t155;
+    let o106 = s_q11 * t156 + t30 * t158 - t28 * t157;
+    let o108 = 0.5 * (q[6] * t179 + q[5] * t180 - q[4] * t181 - q[3] * t182);
+    let o109 = 0.5 * (q[6] * t180 + q[3] * t181 - q[5] * t179 - q[4] * t182);
+    let o110 = 0.5 * (q[4] * t179 + q[6] * t181 - q[3] * t180 - q[5] * t182);
+    let o114 = -t30 * t117 - t28 * t118;
+    let o115 = t59 * (t29 + t117) + t60 * (t31 - t118) + c_q11 * (t115 - t27);
+    let vo126 = vt61 * pair(t183, t211) - vt62 * pair(t120, t124);
+    let (o126, o189) = pair_lanes(vo126);
+    let vo127 = pair(c_q14, c_q17) * pair(t184, t212) + vt61 * pair(t185, t213)
+        - vt62 * pair(t186, t214);
+    let (o127, o190) = pair_lanes(vo127);
+    let vo128 = pair(s_q1, s_q1) * pair(c_q14, c_q17) - pair(t1, t1) * vt61
+        - pair(t3, t3) * vt62;
+    let (o128, o191) = pair_lanes(vo128);
+    let vo129 = pair(0.5, 0.5)
+        * (pair(q[6], q[6]) * vt190 + pair(q[5], q[5]) * vt194 - pair(q[4], q[4]) * vt198
+            - pair(q[3], q[3]) * vt202);
+    let (o129, o192) = pair_lanes(vo129);
+    let vo130 = pair(0.5, 0.5)
+        * (pair(q[6], q[6]) * vt194 + pair(q[3], q[3]) * vt198 - pair(q[5], q[5]) * vt190
+            - pair(q[4], q[4]) * vt202);
+    let (o130, o193) = pair_lanes(vo130);
+    let vo131 = pair(0.5, 0.5)
+        * (pair(q[4], q[4]) * vt190 + pair(q[6], q[6]) * vt198 - pair(q[3], q[3]) * vt194
+            - pair(q[5], q[5]) * vt202);
+    let (o131, o194) = pair_lanes(vo131);
+    let vo138 = vt62 * vt121 + vt61 * vt122;
+    let (o138, o204) = pair_lanes(vo138);
+    let vo139 = vt33 * vt121 - pair(s_q14, s_q17) * vt119 - vt35 * vt122
+        - pair(q[15], q[18])
+            * (pair(c_q14, c_q17) * pair(c_q14, c_q17) + vt61 * vt61 + vt62 * vt62);
+    let (o139, o205) = pair_lanes(vo139);
+    let vo140 = vt33 * vt61 + vt35 * vt62 - pair(s_q14, s_q17) * pair(c_q14, c_q17);
+    let (o140, o206) = pair_lanes(vo140);
+    let vo147 = pair(c_q13, c_q16) * pair(t183, t211)
+        + pair(s_q13, s_q16) * pair(t120, t124);
+    let (o147, o210) = pair_lanes(vo147);
+    let vo148 = pair(c_q13, c_q16) * pair(t185, t213)
+        + pair(s_q13, s_q16) * pair(t186, t214);
+    let (o148, o211) = pair_lanes(vo148);
+    let vo149 = pair(t3, t3) * pair(s_q13, s_q16) - pair(t1, t1) * pair(c_q13, c_q16);
+    let (o149, o212) = pair_lanes(vo149);
+    let vo150 = pair(0.5, 0.5)
+        * (pair(q[6], q[6]) * vt203 + pair(q[5], q[5]) * vt204 - pair(q[4], q[4]) * vt205
+            - pair(q[3], q[3]) * vt206);
+    let (o150, o213) = pair_lanes(vo150);
+    let vo151 = pair(0.5, 0.5)
+        * (pair(q[6], q[6]) * vt204 + pair(q[3], q[3]) * vt205 - pair(q[5], q[5]) * vt203
+            - pair(q[4], q[4]) * vt206);
+    let (o151, o214) = pair_lanes(vo151);
+    let vo152 = pair(0.5, 0.5)
+        * (pair(q[4], q[4]) * vt203 + pair(q[6], q[6]) * vt205 - pair(q[3], q[3]) * vt204
+            - pair(q[5], q[5]) * vt206);
+    let (o152, o215) = pair_lanes(vo152);
+    let vo159 = pair(c_q13, c_q16) * (vt36 + vt122)
+        + pair(s_q13, s_q16) * (vt34 - vt121);
+    let (o159, o225) = pair_lanes(vo159);
+    let vo168 = vt35 * pair(t120, t124) - vt33 * pair(t183, t211);
+    let (o168, o231) = pair_lanes(vo168);
+    let vo169 = pair(s_q14, s_q17) * pair(t184, t212) + vt35 * pair(t186, t214)
+        - vt33 * pair(t185, t213);
+    let (o169, o232) = pair_lanes(vo169);
+    let vo170 = pair(s_q1, s_q1) * pair(s_q14, s_q17) + pair(t1, t1) * vt33
+        + pair(t3, t3) * vt35;
+    let (o170, o233) = pair_lanes(vo170);
+    let vo171 = pair(0.5, 0.5)
+        * (pair(q[6], q[6]) * vt207 + pair(q[5], q[5]) * vt208 - pair(q[4], q[4]) * vt209
+            - pair(q[3], q[3]) * vt210);
+    let (o171, o234) = pair_lanes(vo171);
+    let vo172 = pair(0.5, 0.5)
+        * (pair(q[6], q[6]) * vt208 + pair(q[3], q[3]) * vt209 - pair(q[5], q[5]) * vt207
+            - pair(q[4], q[4]) * vt210);
+    let (o172, o235) = pair_lanes(vo172);
+    let vo173 = pair(0.5, 0.5)
+        * (pair(q[4], q[4]) * vt207 + pair(q[6], q[6]) * vt209 - pair(q[3], q[3]) * vt208
+            - pair(q[5], q[5]) * vt210);
+    let (o173, o236) = pair_lanes(vo173);
+    let vo180 = -(vt35 * vt121) - vt33 * vt122;
+    let (o180, o246) = pair_lanes(vo180);
+    let vo181 = vt61 * (vt34 + vt121) + vt62 * (vt36 - vt122)
+        + pair(c_q14, c_q17) * (vt119 - vt32);
+    let (o181, o247) = pair_lanes(vo181);
+    let vo182 = -(pair(s_q14, s_q17) * pair(s_q14, s_q17)) - vt33 * vt33 - vt35 * vt35;
+    let (o182, o248) = pair_lanes(vo182);
+    let o252 = t65 * t239 - t66 * t128;
+    let o253 = c_q20 * t240 + t65 * t241 - t66 * t242;
+    let o254 = s_q1 * c_q20 - t1 * t65 - t3 * t66;
+    let o255 = 0.5 * (q[6] * t246 + q[5] * t250 - q[4] * t254 - q[3] * t258);
+    let o256 = 0.5 * (q[6] * t250 + q[3] * t254 - q[5] * t246 - q[4] * t258);
+    let o257 = 0.5 * (q[4] * t246 + q[6] * t254 - q[3] * t250 - q[5] * t258);
+    let o270 = t66 * t129 + t65 * t130;
+    let o271 = t43 * t129 - s_q20 * t127 - t45 * t130
+        - q[21] * (c_q20 * c_q20 + t65 * t65 + t66 * t66);
+    let o272 = t43 * t65 + t45 * t66 - s_q20 * c_q20;
+    let o273 = c_q19 * t239 + s_q19 * t128;
+    let o274 = c_q19 * t241 + s_q19 * t242;
+    let o275 = t3 * s_q19 - t1 * c_q19;
+    let o276 = 0.5 * (q[6] * t259 + q[5] * t260 - q[4] * t261 - q[3] * t262);
+    let o277 = 0.5 * (q[6] * t260 + q[3] * t261 - q[5] * t259 - q[4] * t262);
+    let o278 = 0.5 * (q[4] * t259 + q[6] * t261 - q[3] * t260 - q[5] * t262);
+    let o291 = c_q19 * (t46 + t130) + s_q19 * (t44 - t129);
+    let o294 = t45 * t128 - t43 * t239;
+    let o295 = s_q20 * t240 + t45 * t242 - t43 * t241;
+    let o296 = s_q1 * s_q20 + t1 * t43 + t3 * t45;
+    let o297 = 0.5 * (q[6] * t263 + q[5] * t264 - q[4] * t265 - q[3] * t266);
+    let o298 = 0.5 * (q[6] * t264 + q[3] * t265 - q[5] * t263 - q[4] * t266);
+    let o299 = 0.5 * (q[4] * t263 + q[6] * t265 - q[3] * t264 - q[5] * t266);
+    let o312 = -t45 * t129 - t43 * t130;
+    let o313 = t65 * (t44 + t129) + t66 * (t46 - t130) + c_q20 * (t127 - t42);
+    let o314 = -s_q20 * s_q20 - t43 * t43 - t45 * t45;
     [
         [
-            t57 * t131 - t58 * t112,
-            c_q8 * t132 + t57 * t133 - t58 * t134,
-            s_q1 * c_q8 - t1 * t57 - t3 * t58,
-            0.5 * (q[6] * t138 + q[5] * t139 - q[4] * t140 - q[3] * t141),
-            0.5 * (q[6] * t139 + q[3] * t140 - q[5] * t138 - q[4] * t141),
-            0.5 * (q[4] * t138 + q[6] * t140 - q[3] * t139 - q[5] * t141),
-            t58 * t113 + t57 * t114,
-            t23 * t113 - s_q8 * t111 - t25 * t114
-                - q[9] * (c_q8 * c_q8 + t57 * t57 + t58 * t58),
-            t23 * t57 + t25 * t58 - s_q8 * c_q8,
+            o0,
+            o1,
+            o2,
+            o3,
+            o4,
+            o5,
+            o6,
+            o7,
+            o8,
             0.0,
             0.0,
             0.0,
@@ -6871,13 +7020,13 @@ fn constraint_jacobian_with_body(
             0.0,
         ],
         [
-            c_q7 * t131 + s_q7 * t112,
-            c_q7 * t133 + s_q7 * t134,
-            t3 * s_q7 - t1 * c_q7,
-            0.5 * (q[6] * t144 + q[5] * t145 - q[4] * t146 - q[3] * t147),
-            0.5 * (q[6] * t145 + q[3] * t146 - q[5] * t144 - q[4] * t147),
-            0.5 * (q[4] * t144 + q[6] * t146 - q[3] * t145 - q[5] * t147),
-            c_q7 * (t26 + t114) + s_q7 * (t24 - t113),
+            o21,
+            o22,
+            o23,
+            o24,
+            o25,
+            o26,
+            o27,
             0.0,
             0.0,
             0.0,
@@ -6894,15 +7043,15 @@ fn constraint_jacobian_with_body(
             0.0,
         ],
         [
-            t25 * t112 - t23 * t131,
-            s_q8 * t132 + t25 * t134 - t23 * t133,
-            s_q1 * s_q8 + t1 * t23 + t3 * t25,
-            0.5 * (q[6] * t151 + q[5] * t152 - q[4] * t153 - q[3] * t154),
-            0.5 * (q[6] * t152 + q[3] * t153 - q[5] * t151 - q[4] * t154),
-            0.5 * (q[4] * t151 + q[6] * t153 - q[3] * t152 - q[5] * t154),
-            -t25 * t113 - t23 * t114,
-            t57 * (t24 + t113) + t58 * (t26 - t114) + c_q8 * (t111 - t22),
-            -s_q8 * s_q8 - t23 * t23 - t25 * t25,
+            o42,
+            o43,
+            o44,
+            o45,
+            o46,
+            o47,
+            o48,
+            o49,
+            o50,
             0.0,
             0.0,
             0.0,
@@ -6917,42 +7066,18 @@ fn constraint_jacobian_with_body(
             0.0,
         ],
         [
-            t59 * t155 - t60 * t116,
-            c_q11 * t156 + t59 * t157 - t60 * t158,
-            s_q1 * c_q11 - t1 * t59 - t3 * t60,
-            0.5 * (q[6] * t162 + q[5] * t166 - q[4] * t170 - q[3] * t174),
-            0.5 * (q[6] * t166 + q[3] * t170 - q[5] * t162 - q[4] * t174),
-            0.5 * (q[4] * t162 + q[6] * t170 - q[3] * t166 - q[5] * t174),
+            o63,
+            o64,
+            o65,
+            o66,
+            o67,
+            o68,
             0.0,
             0.0,
             0.0,
-            t60 * t117 + t59 * t118,
-            t28 * t117 - s_q11 * t115 - t30 * t118
-                - q[12] * (c_q11 * c_q11 + t59 * t59 + t60 * t60),
-            t28 * t59 + t30 * t60 - s_q11 * c_q11,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            c_q10 * t155 + s_q10 * t116,
-            c_q10 * t157 + s_q10 * t158,
-            t3 * s_q10 - t1 * c_q10,
-            0.5 * (q[6] * t175 + q[5] * t176 - q[4] * t177 - q[3] * t178),
-            0.5 * (q[6] * t176 + q[3] * t177 - q[5] * t175 - q[4] * t178),
-            0.5 * (q[4] * t175 + q[6] * t177 - q[3] * t176 - q[5] * t178),
-            0.0,
-            0.0,
-            0.0,
-            c_q10 * (t31 + t118) + s_q10 * (t29 - t117),
-            0.0,
-            0.0,
+            o72,
+            o73,
+            o74,
             0.0,
             0.0,
             0.0,
@@ -6964,18 +7089,41 @@ fn constraint_jacobian_with_body(
             0.0,
         ],
         [
-            t30 * t116 - t28 * t155,
-            s_q11 * t156 + t30 * t158 - t28 * t157,
-            s_q1 * s_q11 + t1 * t28 + t3 * t30,
-            0.5 * (q[6] * t179 + q[5] * t180 - q[4] * t181 - q[3] * t182),
-            0.5 * (q[6] * t180 + q[3] * t181 - q[5] * t179 - q[4] * t182),
-            0.5 * (q[4] * t179 + q[6] * t181 - q[3] * t180 - q[5] * t182),
+            o84,
+            o85,
+            o86,
+            o87,
+            o88,
+            o89,
             0.0,
             0.0,
             0.0,
-            -t30 * t117 - t28 * t118,
-            t59 * (t29 + t117) + t60 * (t31 - t118) + c_q11 * (t115 - t27),
-            -s_q11 * s_q11 - t28 * t28 - t30 * t30,
+            o93,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            o105,
+            o106,
+            o107,
+            o108,
+            o109,
+            o110,
+            0.0,
+            0.0,
+            0.0,
+            o114,
+            o115,
+            o116,
             0.0,
             0.0,
             0.0,
@@ -6987,45 +7135,21 @@ fn constraint_jacobian_with_body(
             0.0,
         ],
         [
-            t61 * t183 - t62 * t120,
-            c_q14 * t184 + t61 * t185 - t62 * t186,
-            s_q1 * c_q14 - t1 * t61 - t3 * t62,
-            0.5 * (q[6] * t190 + q[5] * t194 - q[4] * t198 - q[3] * t202),
-            0.5 * (q[6] * t194 + q[3] * t198 - q[5] * t190 - q[4] * t202),
-            0.5 * (q[4] * t190 + q[6] * t198 - q[3] * t194 - q[5] * t202),
+            o126,
+            o127,
+            o128,
+            o129,
+            o130,
+            o131,
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
-            t62 * t121 + t61 * t122,
-            t33 * t121 - s_q14 * t119 - t35 * t122
-                - q[15] * (c_q14 * c_q14 + t61 * t61 + t62 * t62),
-            t33 * t61 + t35 * t62 - s_q14 * c_q14,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            c_q13 * t183 + s_q13 * t120,
-            c_q13 * t185 + s_q13 * t186,
-            t3 * s_q13 - t1 * c_q13,
-            0.5 * (q[6] * t203 + q[5] * t204 - q[4] * t205 - q[3] * t206),
-            0.5 * (q[6] * t204 + q[3] * t205 - q[5] * t203 - q[4] * t206),
-            0.5 * (q[4] * t203 + q[6] * t205 - q[3] * t204 - q[5] * t206),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            c_q13 * (t36 + t122) + s_q13 * (t34 - t121),
-            0.0,
-            0.0,
+            o138,
+            o139,
+            o140,
             0.0,
             0.0,
             0.0,
@@ -7034,21 +7158,21 @@ fn constraint_jacobian_with_body(
             0.0,
         ],
         [
-            t35 * t120 - t33 * t183,
-            s_q14 * t184 + t35 * t186 - t33 * t185,
-            s_q1 * s_q14 + t1 * t33 + t3 * t35,
-            0.5 * (q[6] * t207 + q[5] * t208 - q[4] * t209 - q[3] * t210),
-            0.5 * (q[6] * t208 + q[3] * t209 - q[5] * t207 - q[4] * t210),
-            0.5 * (q[4] * t207 + q[6] * t209 - q[3] * t208 - q[5] * t210),
+            o147,
+            o148,
+            o149,
+            o150,
+            o151,
+            o152,
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
-            -t35 * t121 - t33 * t122,
-            t61 * (t34 + t121) + t62 * (t36 - t122) + c_q14 * (t119 - t32),
-            -s_q14 * s_q14 - t33 * t33 - t35 * t35,
+            o159,
+            0.0,
+            0.0,
             0.0,
             0.0,
             0.0,
@@ -7057,46 +7181,22 @@ fn constraint_jacobian_with_body(
             0.0,
         ],
         [
-            t63 * t211 - t64 * t124,
-            c_q17 * t212 + t63 * t213 - t64 * t214,
-            s_q1 * c_q17 - t1 * t63 - t3 * t64,
-            0.5 * (q[6] * t218 + q[5] * t222 - q[4] * t226 - q[3] * t230),
-            0.5 * (q[6] * t222 + q[3] * t226 - q[5] * t218 - q[4] * t230),
-            0.5 * (q[4] * t218 + q[6] * t226 - q[3] * t222 - q[5] * t230),
+            o168,
+            o169,
+            o170,
+            o171,
+            o172,
+            o173,
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
             0.0,
+            o180,
+            o181,
+            o182,
             0.0,
-            0.0,
-            0.0,
-            t64 * t125 + t63 * t126,
-            t38 * t125 - s_q17 * t123 - t40 * t126
-                - q[18] * (c_q17 * c_q17 + t63 * t63 + t64 * t64),
-            t38 * t63 + t40 * t64 - s_q17 * c_q17,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            c_q16 * t211 + s_q16 * t124,
-            c_q16 * t213 + s_q16 * t214,
-            t3 * s_q16 - t1 * c_q16,
-            0.5 * (q[6] * t231 + q[5] * t232 - q[4] * t233 - q[3] * t234),
-            0.5 * (q[6] * t232 + q[3] * t233 - q[5] * t231 - q[4] * t234),
-            0.5 * (q[4] * t231 + q[6] * t233 - q[3] * t232 - q[5] * t234),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            c_q16 * (t41 + t126) + s_q16 * (t39 - t125),
             0.0,
             0.0,
             0.0,
@@ -7104,12 +7204,12 @@ fn constraint_jacobian_with_body(
             0.0,
         ],
         [
-            t40 * t124 - t38 * t211,
-            s_q17 * t212 + t40 * t214 - t38 * t213,
-            s_q1 * s_q17 + t1 * t38 + t3 * t40,
-            0.5 * (q[6] * t235 + q[5] * t236 - q[4] * t237 - q[3] * t238),
-            0.5 * (q[6] * t236 + q[3] * t237 - q[5] * t235 - q[4] * t238),
-            0.5 * (q[4] * t235 + q[6] * t237 - q[3] * t236 - q[5] * t238),
+            o189,
+            o190,
+            o191,
+            o192,
+            o193,
+            o194,
             0.0,
             0.0,
             0.0,
@@ -7119,20 +7219,20 @@ fn constraint_jacobian_with_body(
             0.0,
             0.0,
             0.0,
-            -t40 * t125 - t38 * t126,
-            t63 * (t39 + t125) + t64 * (t41 - t126) + c_q17 * (t123 - t37),
-            -s_q17 * s_q17 - t38 * t38 - t40 * t40,
+            o204,
+            o205,
+            o206,
             0.0,
             0.0,
             0.0,
         ],
         [
-            t65 * t239 - t66 * t128,
-            c_q20 * t240 + t65 * t241 - t66 * t242,
-            s_q1 * c_q20 - t1 * t65 - t3 * t66,
-            0.5 * (q[6] * t246 + q[5] * t250 - q[4] * t254 - q[3] * t258),
-            0.5 * (q[6] * t250 + q[3] * t254 - q[5] * t246 - q[4] * t258),
-            0.5 * (q[4] * t246 + q[6] * t254 - q[3] * t250 - q[5] * t258),
+            o210,
+            o211,
+            o212,
+            o213,
+            o214,
+            o215,
             0.0,
             0.0,
             0.0,
@@ -7142,44 +7242,43 @@ fn constraint_jacobian_with_body(
             0.0,
             0.0,
             0.0,
+            o225,
             0.0,
             0.0,
             0.0,
-            t66 * t129 + t65 * t130,
-            t43 * t129 - s_q20 * t127 - t45 * t130
-                - q[21] * (c_q20 * c_q20 + t65 * t65 + t66 * t66),
-            t43 * t65 + t45 * t66 - s_q20 * c_q20,
-        ],
-        [
-            c_q19 * t239 + s_q19 * t128,
-            c_q19 * t241 + s_q19 * t242,
-            t3 * s_q19 - t1 * c_q19,
-            0.5 * (q[6] * t259 + q[5] * t260 - q[4] * t261 - q[3] * t262),
-            0.5 * (q[6] * t260 + q[3] * t261 - q[5] * t259 - q[4] * t262),
-            0.5 * (q[4] * t259 + q[6] * t261 - q[3] * t260 - q[5] * t262),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            c_q19 * (t46 + t130) + s_q19 * (t44 - t129),
             0.0,
             0.0,
         ],
         [
-            t45 * t128 - t43 * t239,
-            s_q20 * t240 + t45 * t242 - t43 * t241,
-            s_q1 * s_q20 + t1 * t43 + t3 * t45,
-            0.5 * (q[6] * t263 + q[5] * t264 - q[4] * t265 - q[3] * t266),
-            0.5 * (q[6] * t264 + q[3] * t265 - q[5] * t263 - q[4] * t266),
-            0.5 * (q[4] * t263 + q[6] * t265 - q[3] * t264 - q[5] * t266),
+            o231,
+            o232,
+            o233,
+            o234,
+            o235,
+            o236,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            o246,
+            o247,
+            o248,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            o252,
+            o253,
+            o254,
+            o255,
+            o256,
+            o257,
             0.0,
             0.0,
             0.0,
@@ -7192,9 +7291,55 @@ fn constraint_jacobian_with_body(
             0.0,
             0.0,
             0.0,
-            -t45 * t129 - t43 * t130,
-            t65 * (t44 + t129) + t66 * (t46 - t130) + c_q20 * (t127 - t42),
-            -s_q20 * s_q20 - t43 * t43 - t45 * t45,
+            o270,
+            o271,
+            o272,
+        ],
+        [
+            o273,
+            o274,
+            o275,
+            o276,
+            o277,
+            o278,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            o291,
+            0.0,
+            0.0,
+        ],
+        [
+            o294,
+            o295,
+            o296,
+            o297,
+            o298,
+            o299,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            o312,
+            o313,
+            o314,
         ],
     ]
 }
@@ -7275,26 +7420,21 @@ fn constraint_bias_with_body(
     let t19 = c_q0 * s_q1;
     let t20 = t3 * t12 + s_q0 * t10 - t8 * t19;
     let t21 = t3 * t13 + s_q0 * t11 - t9 * t19;
-    let t22 = q[9] * s_q8;
-    let t23 = s_q7 * c_q8;
-    let t24 = q[9] * t23;
-    let t25 = c_q7 * c_q8;
-    let t26 = q[9] * t25;
-    let t27 = q[12] * s_q11;
-    let t28 = s_q10 * c_q11;
-    let t29 = q[12] * t28;
-    let t30 = c_q10 * c_q11;
-    let t31 = q[12] * t30;
-    let t32 = q[15] * s_q14;
-    let t33 = s_q13 * c_q14;
-    let t34 = q[15] * t33;
-    let t35 = c_q13 * c_q14;
-    let t36 = q[15] * t35;
-    let t37 = q[18] * s_q17;
-    let t38 = s_q16 * c_q17;
-    let t39 = q[18] * t38;
-    let t40 = c_q16 * c_q17;
-    let t41 = q[18] * t40;
+    let vt22 = pair(q[9], q[12]) * pair(s_q8, s_q11);
+    let (t22, t27) = pair_lanes(vt22);
+    let vt23 = pair(s_q7, s_q10) * pair(c_q8, c_q11);
+    let (t23, t28) = pair_lanes(vt23);
+    let vt24 = pair(q[9], q[12]) * vt23;
+    let (t24, t29) = pair_lanes(vt24);
+    let vt25 = pair(c_q7, c_q10) * pair(c_q8, c_q11);
+    let (t25, t30) = pair_lanes(vt25);
+    let vt26 = pair(q[9], q[12]) * vt25;
+    let (t26, t31) = pair_lanes(vt26);
+    let vt32 = pair(q[15], q[18]) * pair(s_q14, s_q17);
+    let vt33 = pair(s_q13, s_q16) * pair(c_q14, c_q17);
+    let vt34 = pair(q[15], q[18]) * vt33;
+    let vt35 = pair(c_q13, c_q16) * pair(c_q14, c_q17);
+    let vt36 = pair(q[15], q[18]) * vt35;
     let t42 = q[21] * s_q20;
     let t43 = s_q19 * c_q20;
     let t44 = q[21] * t43;
@@ -7383,14 +7523,20 @@ fn constraint_bias_with_body(
     let t125 = c_q1 * t116 - t9 * t124 - s_q1 * t112 - t13 * t106;
     let t126 = t1 * t112 + t16 * t116 + t9 * (t118 - t119) + t13 * (t120 + t121);
     let t127 = t9 * (t105 + t107) + t13 * (t108 - t109) - t3 * t112 - t19 * t116;
-    let t128 = qd[7] * s_q8;
-    let t129 = s_q7 * s_q8;
-    let t130 = qd[6] * c_q7;
+    let vt128 = pair(qd[7], qd[10]) * pair(s_q8, s_q11);
+    let (t128, t197) = pair_lanes(vt128);
+    let vt129 = pair(s_q7, s_q10) * pair(s_q8, s_q11);
+    let (t129, t198) = pair_lanes(vt129);
+    let vt130 = pair(qd[6], qd[9]) * pair(c_q7, c_q10);
+    let (t130, t227) = pair_lanes(vt130);
     let t131 = s_q8 * t130;
-    let t132 = qd[7] * c_q8;
+    let vt132 = pair(qd[7], qd[10]) * pair(c_q8, c_q11);
+    let (t132, t222) = pair_lanes(vt132);
     let t133 = s_q7 * t132;
-    let t134 = c_q7 * s_q8;
-    let t135 = qd[6] * s_q7;
+    let vt134 = pair(c_q7, c_q10) * pair(s_q8, s_q11);
+    let (t134, t199) = pair_lanes(vt134);
+    let vt135 = pair(qd[6], qd[9]) * pair(s_q7, s_q10);
+    let (t135, t226) = pair_lanes(vt135);
     let t136 = s_q8 * t135;
     let t137 = c_q7 * t132;
     let t138 = 0.5 * (qd[5] * t48 - qd[3] * t50 - qd[4] * t49);
@@ -7433,17 +7579,25 @@ fn constraint_bias_with_body(
     let t175 = 0.5 * t19 * t49 + q[5] * (t109 - t108);
     let t176 = 0.5 * t3 * t47 - q[3] * (t105 + t107);
     let t177 = 2.0 * (t175 + t176);
-    let t178 = qd[8] * t23;
+    let vt178 = pair(qd[8], qd[11]) * vt23;
+    let (t178, t214) = pair_lanes(vt178);
     let t179 = c_q8 * t130;
-    let t180 = s_q7 * t128;
-    let t181 = q[9] * t180;
-    let t182 = qd[8] * t25;
+    let vt180 = pair(s_q7, s_q10) * vt128;
+    let (t180, t216) = pair_lanes(vt180);
+    let vt181 = pair(q[9], q[12]) * vt180;
+    let (t181, t217) = pair_lanes(vt181);
+    let vt182 = pair(qd[8], qd[11]) * vt25;
+    let (t182, t218) = pair_lanes(vt182);
     let t183 = c_q8 * t135;
-    let t184 = c_q7 * t128;
-    let t185 = q[9] * t184;
+    let vt184 = pair(c_q7, c_q10) * vt128;
+    let (t184, t220) = pair_lanes(vt184);
+    let vt185 = pair(q[9], q[12]) * vt184;
+    let (t185, t221) = pair_lanes(vt185);
     let t186 = c_q1 * t112 + t13 * t124 + s_q1 * t116 - t9 * t106;
-    let t187 = qd[8] * c_q8;
-    let t188 = q[9] * c_q8;
+    let vt187 = pair(qd[8], qd[11]) * pair(c_q8, c_q11);
+    let (t187, t224) = pair_lanes(vt187);
+    let vt188 = pair(q[9], q[12]) * pair(c_q8, c_q11);
+    let (t188, t225) = pair_lanes(vt188);
     let t189 = -2.0 * (t114 + q[4] * t48);
     let t190 = 2.0 * (t110 + t111);
     let t191 = 2.0 * (0.5 * (q[5] * t47 + q[3] * t49) - 0.5 * (q[6] * t48 - q[4] * t50));
@@ -7454,9 +7608,6 @@ fn constraint_bias_with_body(
     let t194 = c_q1 * t191 - t8 * t124 - s_q1 * t189 - t12 * t106;
     let t195 = t1 * t189 + t16 * t191 + t8 * (t118 - t119) + t12 * (t120 + t121);
     let t196 = t8 * (t105 + t107) + t12 * (t108 - t109) - t3 * t189 - t19 * t191;
-    let t197 = qd[10] * s_q11;
-    let t198 = s_q10 * s_q11;
-    let t199 = c_q10 * s_q11;
     let t200 = qd[9] * t199;
     let t201 = qd[10] * t28;
     let t202 = qd[9] * t198;
@@ -7471,60 +7622,29 @@ fn constraint_bias_with_body(
     let t211 = 4.0 * t175 + 2.0 * (t176 + q[6] * t113 - 0.5 * s_q0 * t50);
     let t212 = 2.0 * (t162 + t163);
     let t213 = 2.0 * (t165 - t166);
-    let t214 = qd[11] * t28;
     let t215 = qd[9] * t30;
-    let t216 = s_q10 * t197;
-    let t217 = q[12] * t216;
-    let t218 = qd[11] * t30;
     let t219 = qd[9] * t28;
-    let t220 = c_q10 * t197;
-    let t221 = q[12] * t220;
-    let t222 = qd[10] * c_q11;
     let t223 = c_q1 * t189 + t12 * t124 + s_q1 * t191 - t8 * t106;
-    let t224 = qd[11] * c_q11;
-    let t225 = q[12] * c_q11;
-    let t226 = qd[9] * s_q10;
-    let t227 = qd[9] * c_q10;
-    let t228 = qd[13] * s_q14;
-    let t229 = s_q13 * s_q14;
-    let t230 = c_q13 * s_q14;
-    let t231 = qd[12] * t230;
-    let t232 = qd[13] * t33;
-    let t233 = qd[12] * t229;
-    let t234 = qd[13] * t35;
-    let t235 = qd[14] * t33;
-    let t236 = qd[12] * t35;
-    let t237 = s_q13 * t228;
-    let t238 = q[15] * t237;
-    let t239 = qd[14] * t35;
-    let t240 = qd[12] * t33;
-    let t241 = c_q13 * t228;
-    let t242 = q[15] * t241;
-    let t243 = qd[13] * c_q14;
-    let t244 = qd[14] * c_q14;
-    let t245 = q[15] * c_q14;
-    let t246 = qd[12] * s_q13;
-    let t247 = qd[12] * c_q13;
-    let t248 = qd[16] * s_q17;
-    let t249 = s_q16 * s_q17;
-    let t250 = c_q16 * s_q17;
-    let t251 = qd[15] * t250;
-    let t252 = qd[16] * t38;
-    let t253 = qd[15] * t249;
-    let t254 = qd[16] * t40;
-    let t255 = qd[17] * t38;
-    let t256 = qd[15] * t40;
-    let t257 = s_q16 * t248;
-    let t258 = q[18] * t257;
-    let t259 = qd[17] * t40;
-    let t260 = qd[15] * t38;
-    let t261 = c_q16 * t248;
-    let t262 = q[18] * t261;
-    let t263 = qd[16] * c_q17;
-    let t264 = qd[17] * c_q17;
-    let t265 = q[18] * c_q17;
-    let t266 = qd[15] * s_q16;
-    let t267 = qd[15] * c_q16;
+    let vt228 = pair(qd[13], qd[16]) * pair(s_q14, s_q17);
+    let vt229 = pair(s_q13, s_q16) * pair(s_q14, s_q17);
+    let vt230 = pair(c_q13, c_q16) * pair(s_q14, s_q17);
+    let vt231 = pair(qd[12], qd[15]) * vt230;
+    let vt232 = pair(qd[13], qd[16]) * vt33;
+    let vt233 = pair(qd[12], qd[15]) * vt229;
+    let vt234 = pair(qd[13], qd[16]) * vt35;
+    let vt235 = pair(qd[14], qd[17]) * vt33;
+    let vt236 = pair(qd[12], qd[15]) * vt35;
+    let vt237 = pair(s_q13, s_q16) * vt228;
+    let vt238 = pair(q[15], q[18]) * vt237;
+    let vt239 = pair(qd[14], qd[17]) * vt35;
+    let vt240 = pair(qd[12], qd[15]) * vt33;
+    let vt241 = pair(c_q13, c_q16) * vt228;
+    let vt242 = pair(q[15], q[18]) * vt241;
+    let vt243 = pair(qd[13], qd[16]) * pair(c_q14, c_q17);
+    let vt244 = pair(qd[14], qd[17]) * pair(c_q14, c_q17);
+    let vt245 = pair(q[15], q[18]) * pair(c_q14, c_q17);
+    let vt246 = pair(qd[12], qd[15]) * pair(s_q13, s_q16);
+    let vt247 = pair(qd[12], qd[15]) * pair(c_q13, c_q16);
     let t268 = qd[19] * s_q20;
     let t269 = s_q19 * s_q20;
     let t270 = c_q19 * s_q20;
@@ -7553,14 +7673,13 @@ fn constraint_bias_with_body(
     let t293 = t18 * d.k55 + t17 * d.k54 - t2;
     let t294 = t29 + d.k57 + t293;
     let t295 = t4 + t20 * d.k54 + t21 * d.k55 - t31;
-    let t296 = t0 + t14 * d.k58 + t15 * d.k59 + d.k60 - t32;
+    let vt296 = pair(t0, t0) + pair(t14, t14) * pair(d.k58, d.k62)
+        + pair(t15, t15) * pair(d.k59, d.k63) + pair(d.k60, d.k64) - vt32;
     let t297 = t18 * d.k59 + t17 * d.k58 - t2;
-    let t298 = t34 + d.k61 + t297;
-    let t299 = t4 + t20 * d.k58 + t21 * d.k59 - t36;
-    let t300 = t0 + t14 * d.k62 + t15 * d.k63 + d.k64 - t37;
+    let vt299 = pair(t4, t4) + pair(t20, t20) * pair(d.k58, d.k62)
+        + pair(t21, t21) * pair(d.k59, d.k63) - vt36;
     let t301 = t18 * d.k63 + t17 * d.k62 - t2;
-    let t302 = t39 + d.k65 + t301;
-    let t303 = t4 + t20 * d.k62 + t21 * d.k63 - t41;
+    let vt298 = vt34 + pair(d.k61, d.k65) + pair(t297, t301);
     let t304 = t0 + t14 * d.k66 + t15 * d.k67 + d.k68 - t42;
     let t305 = t18 * d.k67 + t17 * d.k66 - t2;
     let t306 = t44 + d.k69 + t305;
@@ -7704,11 +7823,15 @@ fn constraint_bias_with_body(
     let t444 = t171 * d.k59 - 2.0 * d.k58 * (0.5 * t159 + t160);
     let t445 = t212 * d.k58 + t174 * d.k59;
     let t446 = t213 * d.k58 + t177 * d.k59;
-    let t447 = t235 + q[15] * t236 + t431 - t238;
-    let t448 = q[15] * t240 + t242 + t192 * d.k58 + t117 * d.k59 - t239 - t384;
-    let t449 = t401 + t223 * d.k58 + t186 * d.k59 - qd[14] * s_q14 - q[15] * t243;
+    let vt448 = pair(q[15], q[18]) * vt240 + vt242
+        + pair(t192, t192) * pair(d.k58, d.k62) + pair(t117, t117) * pair(d.k59, d.k63)
+        - vt239 - pair(t384, t384);
+    let vt449 = pair(t401, t401) + pair(t223, t223) * pair(d.k58, d.k62)
+        + pair(t186, t186) * pair(d.k59, d.k63)
+        - pair(qd[14], qd[17]) * pair(s_q14, s_q17) - pair(q[15], q[18]) * vt243;
     let t450 = t384 - t192 * d.k62 - t117 * d.k63;
     let t451 = t386 + t193 * d.k62 + t123 * d.k63;
+    let vt447 = vt235 + pair(q[15], q[18]) * vt236 + pair(t431, t451) - vt238;
     let t452 = t388 + t194 * d.k62 + t125 * d.k63;
     let t453 = t390 + t195 * d.k62 + t126 * d.k63;
     let t454 = t392 + t196 * d.k62 + t127 * d.k63;
@@ -7724,9 +7847,6 @@ fn constraint_bias_with_body(
     let t464 = t171 * d.k63 - 2.0 * d.k62 * (0.5 * t159 + t160);
     let t465 = t212 * d.k62 + t174 * d.k63;
     let t466 = t213 * d.k62 + t177 * d.k63;
-    let t467 = t255 + q[18] * t256 + t451 - t258;
-    let t468 = q[18] * t260 + t262 + t192 * d.k62 + t117 * d.k63 - t259 - t384;
-    let t469 = t401 + t223 * d.k62 + t186 * d.k63 - qd[17] * s_q17 - q[18] * t263;
     let t470 = t384 - t192 * d.k66 - t117 * d.k67;
     let t471 = t386 + t193 * d.k66 + t123 * d.k67;
     let t472 = t388 + t194 * d.k66 + t125 * d.k67;
@@ -7747,434 +7867,406 @@ fn constraint_bias_with_body(
     let t487 = t275 + q[21] * t276 + t471 - t278;
     let t488 = q[21] * t280 + t282 + t192 * d.k66 + t117 * d.k67 - t279 - t384;
     let t489 = t401 + t223 * d.k66 + t186 * d.k67 - qd[20] * s_q20 - q[21] * t283;
-    [
-        qd[2]
-            * (c_q8 * t124 + t129 * (t119 - t118) + t134 * (t105 + t107)
-                + t3 * (t136 - t137) - s_q1 * t128 - t1 * (t131 + t133))
-            + qd[8]
-                * (s_q8 * t128 + t23 * t133 + t25 * t137 - c_q8 * t132 - t129 * t180
-                    - t134 * t184)
-            + qd[0]
-                * (t129 * t385 + t308 * (t131 + t133) + t289 * (t136 - t137)
-                    - t134 * t387)
-            + qd[1]
-                * (c_q8 * t389 + t129 * t391 + t310 * (t131 + t133)
-                    + t311 * (t136 - t137) - t128 * t309 - t134 * t393)
-            + qd[6]
-                * (t134 * t399 + t129 * t400 + t290 * (t137 - t136)
-                    + t291 * (t131 + t133))
-            + qd[7]
-                * (t23 * t399 + 2.0 * (t128 * t188 - t23 * t181 - t25 * t185)
-                    + t290 * (t179 - t180) + t291 * (t183 + t184) - c_q8 * t187
-                    - t132 * t288 - s_q8 * t402 - t25 * t400
-                    - qd[8] * (t129 * t129 + t134 * t134))
-            + 0.5
-                * (2.0 * t138 * (t63 * t312 + t67 * t314 - t71 * t315)
-                    + 2.0 * t47
-                        * (t141 * t312 + t145 * t314 + t67 * (t395 + t396)
-                            + t71 * (t397 - t398) - t63 * t394 - t149 * t315)
-                    + 2.0 * t150 * (t77 * t312 + t78 * t314 - t79 * t315)
-                    + 2.0 * t48
-                        * (t153 * t312 + t155 * t314 + t78 * (t395 + t396)
-                            + t79 * (t397 - t398) - t77 * t394 - t157 * t315)
-                    + 2.0 * t158 * (t84 * t312 + t87 * t314 - t90 * t315)
-                    + 2.0 * t49
-                        * (t161 * t312 + t164 * t314 + t87 * (t395 + t396)
-                            + t90 * (t397 - t398) - t84 * t394 - t167 * t315)
-                    - 2.0 * t168 * (t100 * t312 + t101 * t314 - t102 * t315)
-                    - 2.0 * t50
-                        * (t171 * t312 + t174 * t314 + t101 * (t395 + t396)
-                            + t102 * (t397 - t398) - t100 * t394 - t177 * t315)),
-        qd[2] * (t1 * t135 + t3 * t130 + c_q7 * (t119 - t118) - s_q7 * (t105 + t107))
-            + qd[0] * (c_q7 * t385 + t130 * t289 + s_q7 * t387 - t135 * t308)
-            + qd[1] * (c_q7 * t391 + t130 * t311 + s_q7 * t393 - t135 * t310)
-            + qd[6]
-                * (c_q7 * (t182 + t400 - t185) + s_q7 * (t178 - t181 - t399)
-                    - t130 * t290 - t135 * t291)
-            + 0.5
-                * (2.0 * t138 * (t67 * t316 + t71 * t317)
-                    + 2.0 * t47 * (t145 * t316 + t71 * t404 + t149 * t317 - t67 * t403)
-                    + 2.0 * t150 * (t78 * t316 + t79 * t317)
-                    + 2.0 * t48 * (t155 * t316 + t79 * t404 + t157 * t317 - t78 * t403)
-                    + 2.0 * t158 * (t87 * t316 + t90 * t317)
-                    + 2.0 * t49 * (t164 * t316 + t90 * t404 + t167 * t317 - t87 * t403)
-                    - 2.0 * t168 * (t101 * t316 + t102 * t317)
-                    - 2.0 * t50
-                        * (t174 * t316 + t102 * t404 + t177 * t317 - t101 * t403)),
-        qd[2]
-            * (s_q8 * t124 + s_q1 * t132 + t23 * (t118 - t119) + t1 * (t179 - t180)
-                - t25 * (t105 + t107) - t3 * (t183 + t184))
-            + 2.0 * qd[8] * (t23 * t180 + t25 * t184 - c_q8 * t128)
-            + qd[0]
-                * (t25 * t387 + t308 * (t180 - t179) - t23 * t385 - t289 * (t183 + t184))
-            + qd[1]
-                * (t132 * t309 + s_q8 * t389 + t25 * t393 + t310 * (t180 - t179)
-                    - t23 * t391 - t311 * (t183 + t184))
-            + qd[6]
-                * (t290 * (t183 + t184) + t291 * (t180 - t179) - t25 * t399 - t23 * t400)
-            + qd[7]
-                * (c_q8 * t402 + t131 * t290 + t136 * t291 + t129 * (t178 + t399 - t181)
-                    + t134 * (t182 - t185 - t400) + t128 * (t22 - t288)
-                    + t133 * (t24 + t290) + t137 * (t26 - t291) - s_q8 * t187
-                    - t132 * t188)
-            + 0.5
-                * (2.0 * t138 * (t63 * t313 + t71 * t319 - t67 * t318)
-                    + 2.0 * t47
-                        * (t63 * t405 + t141 * t313 + t149 * t319 + t67 * (t407 - t406)
-                            - t145 * t318 - t71 * (t408 + t409))
-                    + 2.0 * t150 * (t77 * t313 + t79 * t319 - t78 * t318)
-                    + 2.0 * t48
-                        * (t77 * t405 + t153 * t313 + t157 * t319 + t78 * (t407 - t406)
-                            - t155 * t318 - t79 * (t408 + t409))
-                    + 2.0 * t158 * (t84 * t313 + t90 * t319 - t87 * t318)
-                    + 2.0 * t49
-                        * (t84 * t405 + t161 * t313 + t167 * t319 + t87 * (t407 - t406)
-                            - t164 * t318 - t90 * (t408 + t409))
-                    - 2.0 * t168 * (t100 * t313 + t102 * t319 - t101 * t318)
-                    - 2.0 * t50
-                        * (t100 * t405 + t171 * t313 + t177 * t319 + t101 * (t407 - t406)
-                            - t174 * t318 - t102 * (t408 + t409))),
-        qd[2]
-            * (c_q11 * t124 + t198 * (t119 - t118) + t199 * (t105 + t107)
-                + t3 * (t202 - t203) - s_q1 * t197 - t1 * (t200 + t201))
-            + qd[11]
-                * (s_q11 * t197 + t28 * t201 + t30 * t203 - c_q11 * t222 - t198 * t216
-                    - t199 * t220)
-            + qd[0]
-                * (t198 * t410 + t320 * (t200 + t201) + t293 * (t202 - t203)
-                    - t199 * t411)
-            + qd[1]
-                * (c_q11 * t412 + t198 * t413 + t322 * (t200 + t201)
-                    + t323 * (t202 - t203) - t197 * t321 - t199 * t414)
-            + qd[9]
-                * (t199 * t427 + t198 * t428 + t294 * (t203 - t202)
-                    + t295 * (t200 + t201))
-            + qd[10]
-                * (t28 * t427 + 2.0 * (t197 * t225 - t28 * t217 - t30 * t221)
-                    + t294 * (t215 - t216) + t295 * (t219 + t220) - c_q11 * t224
-                    - t222 * t292 - s_q11 * t429 - t30 * t428
-                    - qd[11] * (t198 * t198 + t199 * t199))
-            + 0.5
-                * (t138 * (c_q11 * t324 + t198 * t325 - t199 * t326)
-                    + t47
-                        * (c_q11 * t415 + t198 * t416 + t325 * (t200 + t201)
-                            + t326 * (t202 - t203) - t197 * t324 - t199 * t417)
-                    + t150 * (c_q11 * t327 + t198 * t328 - t199 * t329)
-                    + t48
-                        * (c_q11 * t418 + t198 * t419 + t328 * (t200 + t201)
-                            + t329 * (t202 - t203) - t197 * t327 - t199 * t420)
-                    + t158 * (c_q11 * t330 + t198 * t331 - t199 * t332)
-                    + t49
-                        * (c_q11 * t421 + t198 * t422 + t331 * (t200 + t201)
-                            + t332 * (t202 - t203) - t197 * t330 - t199 * t423)
-                    - t168 * (c_q11 * t333 + t198 * t334 - t199 * t335)
-                    - t50
-                        * (c_q11 * t424 + t198 * t425 + t334 * (t200 + t201)
-                            + t335 * (t202 - t203) - t197 * t333 - t199 * t426)),
-        qd[2] * (t1 * t226 + t3 * t227 + c_q10 * (t119 - t118) - s_q10 * (t105 + t107))
-            + qd[0] * (c_q10 * t410 + t227 * t293 + s_q10 * t411 - t226 * t320)
-            + qd[1] * (c_q10 * t413 + t227 * t323 + s_q10 * t414 - t226 * t322)
-            + qd[9]
-                * (c_q10 * (t218 + t428 - t221) + s_q10 * (t214 - t217 - t427)
-                    - t227 * t294 - t226 * t295)
-            + 0.5
-                * (t138 * (c_q10 * t325 + s_q10 * t326)
-                    + t47 * (c_q10 * t416 + t227 * t326 + s_q10 * t417 - t226 * t325)
-                    + t150 * (c_q10 * t328 + s_q10 * t329)
-                    + t48 * (c_q10 * t419 + t227 * t329 + s_q10 * t420 - t226 * t328)
-                    + t158 * (c_q10 * t331 + s_q10 * t332)
-                    + t49 * (c_q10 * t422 + t227 * t332 + s_q10 * t423 - t226 * t331)
-                    - t168 * (c_q10 * t334 + s_q10 * t335)
-                    - t50 * (c_q10 * t425 + t227 * t335 + s_q10 * t426 - t226 * t334)),
-        qd[2]
-            * (s_q11 * t124 + s_q1 * t222 + t28 * (t118 - t119) + t1 * (t215 - t216)
-                - t30 * (t105 + t107) - t3 * (t219 + t220))
-            + 2.0 * qd[11] * (t28 * t216 + t30 * t220 - c_q11 * t197)
-            + qd[0]
-                * (t30 * t411 + t320 * (t216 - t215) - t28 * t410 - t293 * (t219 + t220))
-            + qd[1]
-                * (t222 * t321 + s_q11 * t412 + t30 * t414 + t322 * (t216 - t215)
-                    - t28 * t413 - t323 * (t219 + t220))
-            + qd[9]
-                * (t294 * (t219 + t220) + t295 * (t216 - t215) - t30 * t427 - t28 * t428)
-            + qd[10]
-                * (c_q11 * t429 + t200 * t294 + t202 * t295 + t198 * (t214 + t427 - t217)
-                    + t199 * (t218 - t221 - t428) + t197 * (t27 - t292)
-                    + t201 * (t29 + t294) + t203 * (t31 - t295) - s_q11 * t224
-                    - t222 * t225)
-            + 0.5
-                * (t138 * (s_q11 * t324 + t30 * t326 - t28 * t325)
-                    + t47
-                        * (t222 * t324 + s_q11 * t415 + t30 * t417 + t325 * (t216 - t215)
-                            - t28 * t416 - t326 * (t219 + t220))
-                    + t150 * (s_q11 * t327 + t30 * t329 - t28 * t328)
-                    + t48
-                        * (t222 * t327 + s_q11 * t418 + t30 * t420 + t328 * (t216 - t215)
-                            - t28 * t419 - t329 * (t219 + t220))
-                    + t158 * (s_q11 * t330 + t30 * t332 - t28 * t331)
-                    + t49
-                        * (t222 * t330 + s_q11 * t421 + t30 * t423 + t331 * (t216 - t215)
-                            - t28 * t422 - t332 * (t219 + t220))
-                    - t168 * (s_q11 * t333 + t30 * t335 - t28 * t334)
-                    - t50
-                        * (t222 * t333 + s_q11 * t424 + t30 * t426 + t334 * (t216 - t215)
-                            - t28 * t425 - t335 * (t219 + t220))),
-        qd[2]
-            * (c_q14 * t124 + t229 * (t119 - t118) + t230 * (t105 + t107)
-                + t3 * (t233 - t234) - s_q1 * t228 - t1 * (t231 + t232))
-            + qd[14]
-                * (s_q14 * t228 + t33 * t232 + t35 * t234 - c_q14 * t243 - t229 * t237
-                    - t230 * t241)
-            + qd[0]
-                * (t229 * t430 + t336 * (t231 + t232) + t297 * (t233 - t234)
-                    - t230 * t431)
-            + qd[1]
-                * (c_q14 * t432 + t229 * t433 + t338 * (t231 + t232)
-                    + t339 * (t233 - t234) - t228 * t337 - t230 * t434)
-            + qd[12]
-                * (t230 * t447 + t229 * t448 + t298 * (t234 - t233)
-                    + t299 * (t231 + t232))
-            + qd[13]
-                * (t33 * t447 + 2.0 * (t228 * t245 - t33 * t238 - t35 * t242)
-                    + t298 * (t236 - t237) + t299 * (t240 + t241) - c_q14 * t244
-                    - t243 * t296 - s_q14 * t449 - t35 * t448
-                    - qd[14] * (t229 * t229 + t230 * t230))
-            + 0.5
-                * (t138 * (c_q14 * t340 + t229 * t341 - t230 * t342)
-                    + t47
-                        * (c_q14 * t435 + t229 * t436 + t341 * (t231 + t232)
-                            + t342 * (t233 - t234) - t228 * t340 - t230 * t437)
-                    + t150 * (c_q14 * t343 + t229 * t344 - t230 * t345)
-                    + t48
-                        * (c_q14 * t438 + t229 * t439 + t344 * (t231 + t232)
-                            + t345 * (t233 - t234) - t228 * t343 - t230 * t440)
-                    + t158 * (c_q14 * t346 + t229 * t347 - t230 * t348)
-                    + t49
-                        * (c_q14 * t441 + t229 * t442 + t347 * (t231 + t232)
-                            + t348 * (t233 - t234) - t228 * t346 - t230 * t443)
-                    - t168 * (c_q14 * t349 + t229 * t350 - t230 * t351)
-                    - t50
-                        * (c_q14 * t444 + t229 * t445 + t350 * (t231 + t232)
-                            + t351 * (t233 - t234) - t228 * t349 - t230 * t446)),
-        qd[2] * (t1 * t246 + t3 * t247 + c_q13 * (t119 - t118) - s_q13 * (t105 + t107))
-            + qd[0] * (c_q13 * t430 + t247 * t297 + s_q13 * t431 - t246 * t336)
-            + qd[1] * (c_q13 * t433 + t247 * t339 + s_q13 * t434 - t246 * t338)
-            + qd[12]
-                * (c_q13 * (t239 + t448 - t242) + s_q13 * (t235 - t238 - t447)
-                    - t247 * t298 - t246 * t299)
-            + 0.5
-                * (t138 * (c_q13 * t341 + s_q13 * t342)
-                    + t47 * (c_q13 * t436 + t247 * t342 + s_q13 * t437 - t246 * t341)
-                    + t150 * (c_q13 * t344 + s_q13 * t345)
-                    + t48 * (c_q13 * t439 + t247 * t345 + s_q13 * t440 - t246 * t344)
-                    + t158 * (c_q13 * t347 + s_q13 * t348)
-                    + t49 * (c_q13 * t442 + t247 * t348 + s_q13 * t443 - t246 * t347)
-                    - t168 * (c_q13 * t350 + s_q13 * t351)
-                    - t50 * (c_q13 * t445 + t247 * t351 + s_q13 * t446 - t246 * t350)),
-        qd[2]
-            * (s_q14 * t124 + s_q1 * t243 + t33 * (t118 - t119) + t1 * (t236 - t237)
-                - t35 * (t105 + t107) - t3 * (t240 + t241))
-            + 2.0 * qd[14] * (t33 * t237 + t35 * t241 - c_q14 * t228)
-            + qd[0]
-                * (t35 * t431 + t336 * (t237 - t236) - t33 * t430 - t297 * (t240 + t241))
-            + qd[1]
-                * (t243 * t337 + s_q14 * t432 + t35 * t434 + t338 * (t237 - t236)
-                    - t33 * t433 - t339 * (t240 + t241))
-            + qd[12]
-                * (t298 * (t240 + t241) + t299 * (t237 - t236) - t35 * t447 - t33 * t448)
-            + qd[13]
-                * (c_q14 * t449 + t231 * t298 + t233 * t299 + t229 * (t235 + t447 - t238)
-                    + t230 * (t239 - t242 - t448) + t228 * (t32 - t296)
-                    + t232 * (t34 + t298) + t234 * (t36 - t299) - s_q14 * t244
-                    - t243 * t245)
-            + 0.5
-                * (t138 * (s_q14 * t340 + t35 * t342 - t33 * t341)
-                    + t47
-                        * (t243 * t340 + s_q14 * t435 + t35 * t437 + t341 * (t237 - t236)
-                            - t33 * t436 - t342 * (t240 + t241))
-                    + t150 * (s_q14 * t343 + t35 * t345 - t33 * t344)
-                    + t48
-                        * (t243 * t343 + s_q14 * t438 + t35 * t440 + t344 * (t237 - t236)
-                            - t33 * t439 - t345 * (t240 + t241))
-                    + t158 * (s_q14 * t346 + t35 * t348 - t33 * t347)
-                    + t49
-                        * (t243 * t346 + s_q14 * t441 + t35 * t443 + t347 * (t237 - t236)
-                            - t33 * t442 - t348 * (t240 + t241))
-                    - t168 * (s_q14 * t349 + t35 * t351 - t33 * t350)
-                    - t50
-                        * (t243 * t349 + s_q14 * t444 + t35 * t446 + t350 * (t237 - t236)
-                            - t33 * t445 - t351 * (t240 + t241))),
-        qd[2]
-            * (c_q17 * t124 + t249 * (t119 - t118) + t250 * (t105 + t107)
-                + t3 * (t253 - t254) - s_q1 * t248 - t1 * (t251 + t252))
-            + qd[17]
-                * (s_q17 * t248 + t38 * t252 + t40 * t254 - c_q17 * t263 - t249 * t257
-                    - t250 * t261)
-            + qd[0]
-                * (t249 * t450 + t352 * (t251 + t252) + t301 * (t253 - t254)
-                    - t250 * t451)
-            + qd[1]
-                * (c_q17 * t452 + t249 * t453 + t354 * (t251 + t252)
-                    + t355 * (t253 - t254) - t248 * t353 - t250 * t454)
-            + qd[15]
-                * (t250 * t467 + t249 * t468 + t302 * (t254 - t253)
-                    + t303 * (t251 + t252))
-            + qd[16]
-                * (t38 * t467 + 2.0 * (t248 * t265 - t38 * t258 - t40 * t262)
-                    + t302 * (t256 - t257) + t303 * (t260 + t261) - c_q17 * t264
-                    - t263 * t300 - s_q17 * t469 - t40 * t468
-                    - qd[17] * (t249 * t249 + t250 * t250))
-            + 0.5
-                * (t138 * (c_q17 * t356 + t249 * t357 - t250 * t358)
-                    + t47
-                        * (c_q17 * t455 + t249 * t456 + t357 * (t251 + t252)
-                            + t358 * (t253 - t254) - t248 * t356 - t250 * t457)
-                    + t150 * (c_q17 * t359 + t249 * t360 - t250 * t361)
-                    + t48
-                        * (c_q17 * t458 + t249 * t459 + t360 * (t251 + t252)
-                            + t361 * (t253 - t254) - t248 * t359 - t250 * t460)
-                    + t158 * (c_q17 * t362 + t249 * t363 - t250 * t364)
-                    + t49
-                        * (c_q17 * t461 + t249 * t462 + t363 * (t251 + t252)
-                            + t364 * (t253 - t254) - t248 * t362 - t250 * t463)
-                    - t168 * (c_q17 * t365 + t249 * t366 - t250 * t367)
-                    - t50
-                        * (c_q17 * t464 + t249 * t465 + t366 * (t251 + t252)
-                            + t367 * (t253 - t254) - t248 * t365 - t250 * t466)),
-        qd[2] * (t1 * t266 + t3 * t267 + c_q16 * (t119 - t118) - s_q16 * (t105 + t107))
-            + qd[0] * (c_q16 * t450 + t267 * t301 + s_q16 * t451 - t266 * t352)
-            + qd[1] * (c_q16 * t453 + t267 * t355 + s_q16 * t454 - t266 * t354)
-            + qd[15]
-                * (c_q16 * (t259 + t468 - t262) + s_q16 * (t255 - t258 - t467)
-                    - t267 * t302 - t266 * t303)
-            + 0.5
-                * (t138 * (c_q16 * t357 + s_q16 * t358)
-                    + t47 * (c_q16 * t456 + t267 * t358 + s_q16 * t457 - t266 * t357)
-                    + t150 * (c_q16 * t360 + s_q16 * t361)
-                    + t48 * (c_q16 * t459 + t267 * t361 + s_q16 * t460 - t266 * t360)
-                    + t158 * (c_q16 * t363 + s_q16 * t364)
-                    + t49 * (c_q16 * t462 + t267 * t364 + s_q16 * t463 - t266 * t363)
-                    - t168 * (c_q16 * t366 + s_q16 * t367)
-                    - t50 * (c_q16 * t465 + t267 * t367 + s_q16 * t466 - t266 * t366)),
-        qd[2]
-            * (s_q17 * t124 + s_q1 * t263 + t38 * (t118 - t119) + t1 * (t256 - t257)
-                - t40 * (t105 + t107) - t3 * (t260 + t261))
-            + 2.0 * qd[17] * (t38 * t257 + t40 * t261 - c_q17 * t248)
-            + qd[0]
-                * (t40 * t451 + t352 * (t257 - t256) - t38 * t450 - t301 * (t260 + t261))
-            + qd[1]
-                * (t263 * t353 + s_q17 * t452 + t40 * t454 + t354 * (t257 - t256)
-                    - t38 * t453 - t355 * (t260 + t261))
-            + qd[15]
-                * (t302 * (t260 + t261) + t303 * (t257 - t256) - t40 * t467 - t38 * t468)
-            + qd[16]
-                * (c_q17 * t469 + t251 * t302 + t253 * t303 + t249 * (t255 + t467 - t258)
-                    + t250 * (t259 - t262 - t468) + t248 * (t37 - t300)
-                    + t252 * (t39 + t302) + t254 * (t41 - t303) - s_q17 * t264
-                    - t263 * t265)
-            + 0.5
-                * (t138 * (s_q17 * t356 + t40 * t358 - t38 * t357)
-                    + t47
-                        * (t263 * t356 + s_q17 * t455 + t40 * t457 + t357 * (t257 - t256)
-                            - t38 * t456 - t358 * (t260 + t261))
-                    + t150 * (s_q17 * t359 + t40 * t361 - t38 * t360)
-                    + t48
-                        * (t263 * t359 + s_q17 * t458 + t40 * t460 + t360 * (t257 - t256)
-                            - t38 * t459 - t361 * (t260 + t261))
-                    + t158 * (s_q17 * t362 + t40 * t364 - t38 * t363)
-                    + t49
-                        * (t263 * t362 + s_q17 * t461 + t40 * t463 + t363 * (t257 - t256)
-                            - t38 * t462 - t364 * (t260 + t261))
-                    - t168 * (s_q17 * t365 + t40 * t367 - t38 * t366)
-                    - t50
-                        * (t263 * t365 + s_q17 * t464 + t40 * t466 + t366 * (t257 - t256)
-                            - t38 * t465 - t367 * (t260 + t261))),
-        qd[2]
-            * (c_q20 * t124 + t269 * (t119 - t118) + t270 * (t105 + t107)
-                + t3 * (t273 - t274) - s_q1 * t268 - t1 * (t271 + t272))
-            + qd[20]
-                * (s_q20 * t268 + t43 * t272 + t45 * t274 - c_q20 * t283 - t269 * t277
-                    - t270 * t281)
-            + qd[0]
-                * (t269 * t470 + t368 * (t271 + t272) + t305 * (t273 - t274)
-                    - t270 * t471)
-            + qd[1]
-                * (c_q20 * t472 + t269 * t473 + t370 * (t271 + t272)
-                    + t371 * (t273 - t274) - t268 * t369 - t270 * t474)
-            + qd[18]
-                * (t270 * t487 + t269 * t488 + t306 * (t274 - t273)
-                    + t307 * (t271 + t272))
-            + qd[19]
-                * (t43 * t487 + 2.0 * (t268 * t285 - t43 * t278 - t45 * t282)
-                    + t306 * (t276 - t277) + t307 * (t280 + t281) - c_q20 * t284
-                    - t283 * t304 - s_q20 * t489 - t45 * t488
-                    - qd[20] * (t269 * t269 + t270 * t270))
-            + 0.5
-                * (t138 * (c_q20 * t372 + t269 * t373 - t270 * t374)
-                    + t47
-                        * (c_q20 * t475 + t269 * t476 + t373 * (t271 + t272)
-                            + t374 * (t273 - t274) - t268 * t372 - t270 * t477)
-                    + t150 * (c_q20 * t375 + t269 * t376 - t270 * t377)
-                    + t48
-                        * (c_q20 * t478 + t269 * t479 + t376 * (t271 + t272)
-                            + t377 * (t273 - t274) - t268 * t375 - t270 * t480)
-                    + t158 * (c_q20 * t378 + t269 * t379 - t270 * t380)
-                    + t49
-                        * (c_q20 * t481 + t269 * t482 + t379 * (t271 + t272)
-                            + t380 * (t273 - t274) - t268 * t378 - t270 * t483)
-                    - t168 * (c_q20 * t381 + t269 * t382 - t270 * t383)
-                    - t50
-                        * (c_q20 * t484 + t269 * t485 + t382 * (t271 + t272)
-                            + t383 * (t273 - t274) - t268 * t381 - t270 * t486)),
-        qd[2] * (t1 * t286 + t3 * t287 + c_q19 * (t119 - t118) - s_q19 * (t105 + t107))
-            + qd[0] * (c_q19 * t470 + t287 * t305 + s_q19 * t471 - t286 * t368)
-            + qd[1] * (c_q19 * t473 + t287 * t371 + s_q19 * t474 - t286 * t370)
-            + qd[18]
-                * (c_q19 * (t279 + t488 - t282) + s_q19 * (t275 - t278 - t487)
-                    - t287 * t306 - t286 * t307)
-            + 0.5
-                * (t138 * (c_q19 * t373 + s_q19 * t374)
-                    + t47 * (c_q19 * t476 + t287 * t374 + s_q19 * t477 - t286 * t373)
-                    + t150 * (c_q19 * t376 + s_q19 * t377)
-                    + t48 * (c_q19 * t479 + t287 * t377 + s_q19 * t480 - t286 * t376)
-                    + t158 * (c_q19 * t379 + s_q19 * t380)
-                    + t49 * (c_q19 * t482 + t287 * t380 + s_q19 * t483 - t286 * t379)
-                    - t168 * (c_q19 * t382 + s_q19 * t383)
-                    - t50 * (c_q19 * t485 + t287 * t383 + s_q19 * t486 - t286 * t382)),
-        qd[2]
-            * (s_q20 * t124 + s_q1 * t283 + t43 * (t118 - t119) + t1 * (t276 - t277)
-                - t45 * (t105 + t107) - t3 * (t280 + t281))
-            + 2.0 * qd[20] * (t43 * t277 + t45 * t281 - c_q20 * t268)
-            + qd[0]
-                * (t45 * t471 + t368 * (t277 - t276) - t43 * t470 - t305 * (t280 + t281))
-            + qd[1]
-                * (t283 * t369 + s_q20 * t472 + t45 * t474 + t370 * (t277 - t276)
-                    - t43 * t473 - t371 * (t280 + t281))
-            + qd[18]
-                * (t306 * (t280 + t281) + t307 * (t277 - t276) - t45 * t487 - t43 * t488)
-            + qd[19]
-                * (c_q20 * t489 + t271 * t306 + t273 * t307 + t269 * (t275 + t487 - t278)
-                    + t270 * (t279 - t282 - t488) + t268 * (t42 - t304)
-                    + t272 * (t44 + t306) + t274 * (t46 - t307) - s_q20 * t284
-                    - t283 * t285)
-            + 0.5
-                * (t138 * (s_q20 * t372 + t45 * t374 - t43 * t373)
-                    + t47
-                        * (t283 * t372 + s_q20 * t475 + t45 * t477 + t373 * (t277 - t276)
-                            - t43 * t476 - t374 * (t280 + t281))
-                    + t150 * (s_q20 * t375 + t45 * t377 - t43 * t376)
-                    + t48
-                        * (t283 * t375 + s_q20 * t478 + t45 * t480 + t376 * (t277 - t276)
-                            - t43 * t479 - t377 * (t280 + t281))
-                    + t158 * (s_q20 * t378 + t45 * t380 - t43 * t379)
-                    + t49
-                        * (t283 * t378 + s_q20 * t481 + t45 * t483 + t379 * (t277 - t276)
-                            - t43 * t482 - t380 * (t280 + t281))
-                    - t168 * (s_q20 * t381 + t45 * t383 - t43 * t382)
-                    - t50
-                        * (t283 * t381 + s_q20 * t484 + t45 * t486 + t382 * (t277 - t276)
-                            - t43 * t485 - t383 * (t280 + t281))),
-    ]
+    let o0 = qd[2]
+        * (c_q8 * t124 + t129 * (t119 - t118) + t134 * (t105 + t107) + t3 * (t136 - t137)
+            - s_q1 * t128 - t1 * (t131 + t133))
+        + qd[8]
+            * (s_q8 * t128 + t23 * t133 + t25 * t137 - c_q8 * t132 - t129 * t180
+                - t134 * t184)
+        + qd[0]
+            * (t129 * t385 + t308 * (t131 + t133) + t289 * (t136 - t137) - t134 * t387)
+        + qd[1]
+            * (c_q8 * t389 + t129 * t391 + t310 * (t131 + t133) + t311 * (t136 - t137)
+                - t128 * t309 - t134 * t393)
+        + qd[6]
+            * (t134 * t399 + t129 * t400 + t290 * (t137 - t136) + t291 * (t131 + t133))
+        + qd[7]
+            * (t23 * t399 + 2.0 * (t128 * t188 - t23 * t181 - t25 * t185)
+                + t290 * (t179 - t180) + t291 * (t183 + t184) - c_q8 * t187 - t132 * t288
+                - s_q8 * t402 - t25 * t400 - qd[8] * (t129 * t129 + t134 * t134))
+        + 0.5
+            * (2.0 * t138 * (t63 * t312 + t67 * t314 - t71 * t315)
+                + 2.0 * t47
+                    * (t141 * t312 + t145 * t314 + t67 * (t395 + t396)
+                        + t71 * (t397 - t398) - t63 * t394 - t149 * t315)
+                + 2.0 * t150 * (t77 * t312 + t78 * t314 - t79 * t315)
+                + 2.0 * t48
+                    * (t153 * t312 + t155 * t314 + t78 * (t395 + t396)
+                        + t79 * (t397 - t398) - t77 * t394 - t157 * t315)
+                + 2.0 * t158 * (t84 * t312 + t87 * t314 - t90 * t315)
+                + 2.0 * t49
+                    * (t161 * t312 + t164 * t314 + t87 * (t395 + t396)
+                        + t90 * (t397 - t398) - t84 * t394 - t167 * t315)
+                - 2.0 * t168 * (t100 * t312 + t101 * t314 - t102 * t315)
+                - 2.0 * t50
+                    * (t171 * t312 + t174 * t314 + t101 * (t395 + t396)
+                        + t102 * (t397 - t398) - t100 * t394 - t177 * t315));
+    let o1 = qd[2]
+        * (t1 * t135 + t3 * t130 + c_q7 * (t119 - t118) - s_q7 * (t105 + t107))
+        + qd[0] * (c_q7 * t385 + t130 * t289 + s_q7 * t387 - t135 * t308)
+        + qd[1] * (c_q7 * t391 + t130 * t311 + s_q7 * t393 - t135 * t310)
+        + qd[6]
+            * (c_q7 * (t182 + t400 - t185) + s_q7 * (t178 - t181 - t399) - t130 * t290
+                - t135 * t291)
+        + 0.5
+            * (2.0 * t138 * (t67 * t316 + t71 * t317)
+                + 2.0 * t47 * (t145 * t316 + t71 * t404 + t149 * t317 - t67 * t403)
+                + 2.0 * t150 * (t78 * t316 + t79 * t317)
+                + 2.0 * t48 * (t155 * t316 + t79 * t404 + t157 * t317 - t78 * t403)
+                + 2.0 * t158 * (t87 * t316 + t90 * t317)
+                + 2.0 * t49 * (t164 * t316 + t90 * t404 + t167 * t317 - t87 * t403)
+                - 2.0 * t168 * (t101 * t316 + t102 * t317)
+                - 2.0 * t50 * (t174 * t316 + t102 * t404 + t177 * t317 - t101 * t403));
+    let o2 = qd[2]
+        * (s_q8 * t124 + s_q1 * t132 + t23 * (t118 - t119) + t1 * (t179 - t180)
+            - t25 * (t105 + t107) - t3 * (t183 + t184))
+        + 2.0 * qd[8] * (t23 * t180 + t25 * t184 - c_q8 * t128)
+        + qd[0] * (t25 * t387 + t308 * (t180 - t179) - t23 * t385 - t289 * (t183 + t184))
+        + qd[1]
+            * (t132 * t309 + s_q8 * t389 + t25 * t393 + t310 * (t180 - t179) - t23 * t391
+                - t311 * (t183 + t184))
+        + qd[6] * (t290 * (t183 + t184) + t291 * (t180 - t179) - t25 * t399 - t23 * t400)
+        + qd[7]
+            * (c_q8 * t402 + t131 * t290 + t136 * t291 + t129 * (t178 + t399 - t181)
+                + t134 * (t182 - t185 - t400) + t128 * (t22 - t288) + t133 * (t24 + t290)
+                + t137 * (t26 - t291) - s_q8 * t187 - t132 * t188)
+        + 0.5
+            * (2.0 * t138 * (t63 * t313 + t71 * t319 - t67 * t318)
+                + 2.0 * t47
+                    * (t63 * t405 + t141 * t313 + t149 * t319 + t67 * (t407 - t406)
+                        - t145 * t318 - t71 * (t408 + t409))
+                + 2.0 * t150 * (t77 * t313 + t79 * t319 - t78 * t318)
+                + 2.0 * t48
+                    * (t77 * t405 + t153 * t313 + t157 * t319 + t78 * (t407 - t406)
+                        - t155 * t318 - t79 * (t408 + t409))
+                + 2.0 * t158 * (t84 * t313 + t90 * t319 - t87 * t318)
+                + 2.0 * t49
+                    * (t84 * t405 + t161 * t313 + t167 * t319 + t87 * (t407 - t406)
+                        - t164 * t318 - t90 * (t408 + t409))
+                - 2.0 * t168 * (t100 * t313 + t102 * t319 - t101 * t318)
+                - 2.0 * t50
+                    * (t100 * t405 + t171 * t313 + t177 * t319 + t101 * (t407 - t406)
+                        - t174 * t318 - t102 * (t408 + t409)));
+    let o3 = qd[2]
+        * (c_q11 * t124 + t198 * (t119 - t118) + t199 * (t105 + t107)
+            + t3 * (t202 - t203) - s_q1 * t197 - t1 * (t200 + t201))
+        + qd[11]
+            * (s_q11 * t197 + t28 * t201 + t30 * t203 - c_q11 * t222 - t198 * t216
+                - t199 * t220)
+        + qd[0]
+            * (t198 * t410 + t320 * (t200 + t201) + t293 * (t202 - t203) - t199 * t411)
+        + qd[1]
+            * (c_q11 * t412 + t198 * t413 + t322 * (t200 + t201) + t323 * (t202 - t203)
+                - t197 * t321 - t199 * t414)
+        + qd[9]
+            * (t199 * t427 + t198 * t428 + t294 * (t203 - t202) + t295 * (t200 + t201))
+        + qd[10]
+            * (t28 * t427 + 2.0 * (t197 * t225 - t28 * t217 - t30 * t221)
+                + t294 * (t215 - t216) + t295 * (t219 + t220) - c_q11 * t224
+                - t222 * t292 - s_q11 * t429 - t30 * t428
+                - qd[11] * (t198 * t198 + t199 * t199))
+        + 0.5
+            * (t138 * (c_q11 * t324 + t198 * t325 - t199 * t326)
+                + t47
+                    * (c_q11 * t415 + t198 * t416 + t325 * (t200 + t201)
+                        + t326 * (t202 - t203) - t197 * t324 - t199 * t417)
+                + t150 * (c_q11 * t327 + t198 * t328 - t199 * t329)
+                + t48
+                    * (c_q11 * t418 + t198 * t419 + t328 * (t200 + t201)
+                        + t329 * (t202 - t203) - t197 * t327 - t199 * t420)
+                + t158 * (c_q11 * t330 + t198 * t331 - t199 * t332)
+                + t49
+                    * (c_q11 * t421 + t198 * t422 + t331 * (t200 + t201)
+                        + t332 * (t202 - t203) - t197 * t330 - t199 * t423)
+                - t168 * (c_q11 * t333 + t198 * t334 - t199 * t335)
+                - t50
+                    * (c_q11 * t424 + t198 * t425 + t334 * (t200 + t201)
+                        + t335 * (t202 - t203) - t197 * t333 - t199 * t426));
+    let o4 = qd[2]
+        * (t1 * t226 + t3 * t227 + c_q10 * (t119 - t118) - s_q10 * (t105 + t107))
+        + qd[0] * (c_q10 * t410 + t227 * t293 + s_q10 * t411 - t226 * t320)
+        + qd[1] * (c_q10 * t413 + t227 * t323 + s_q10 * t414 - t226 * t322)
+        + qd[9]
+            * (c_q10 * (t218 + t428 - t221) + s_q10 * (t214 - t217 - t427) - t227 * t294
+                - t226 * t295)
+        + 0.5
+            * (t138 * (c_q10 * t325 + s_q10 * t326)
+                + t47 * (c_q10 * t416 + t227 * t326 + s_q10 * t417 - t226 * t325)
+                + t150 * (c_q10 * t328 + s_q10 * t329)
+                + t48 * (c_q10 * t419 + t227 * t329 + s_q10 * t420 - t226 * t328)
+                + t158 * (c_q10 * t331 + s_q10 * t332)
+                + t49 * (c_q10 * t422 + t227 * t332 + s_q10 * t423 - t226 * t331)
+                - t168 * (c_q10 * t334 + s_q10 * t335)
+                - t50 * (c_q10 * t425 + t227 * t335 + s_q10 * t426 - t226 * t334));
+    let o5 = qd[2]
+        * (s_q11 * t124 + s_q1 * t222 + t28 * (t118 - t119) + t1 * (t215 - t216)
+            - t30 * (t105 + t107) - t3 * (t219 + t220))
+        + 2.0 * qd[11] * (t28 * t216 + t30 * t220 - c_q11 * t197)
+        + qd[0] * (t30 * t411 + t320 * (t216 - t215) - t28 * t410 - t293 * (t219 + t220))
+        + qd[1]
+            * (t222 * t321 + s_q11 * t412 + t30 * t414 + t322 * (t216 - t215)
+                - t28 * t413 - t323 * (t219 + t220))
+        + qd[9] * (t294 * (t219 + t220) + t295 * (t216 - t215) - t30 * t427 - t28 * t428)
+        + qd[10]
+            * (c_q11 * t429 + t200 * t294 + t202 * t295 + t198 * (t214 + t427 - t217)
+                + t199 * (t218 - t221 - t428) + t197 * (t27 - t292) + t201 * (t29 + t294)
+                + t203 * (t31 - t295) - s_q11 * t224 - t222 * t225)
+        + 0.5
+            * (t138 * (s_q11 * t324 + t30 * t326 - t28 * t325)
+                + t47
+                    * (t222 * t324 + s_q11 * t415 + t30 * t417 + t325 * (t216 - t215)
+                        - t28 * t416 - t326 * (t219 + t220))
+                + t150 * (s_q11 * t327 + t30 * t329 - t28 * t328)
+                + t48
+                    * (t222 * t327 + s_q11 * t418 + t30 * t420 + t328 * (t216 - t215)
+                        - t28 * t419 - t329 * (t219 + t220))
+                + t158 * (s_q11 * t330 + t30 * t332 - t28 * t331)
+                + t49
+                    * (t222 * t330 + s_q11 * t421 + t30 * t423 + t331 * (t216 - t215)
+                        - t28 * t422 - t332 * (t219 + t220))
+                - t168 * (s_q11 * t333 + t30 * t335 - t28 * t334)
+                - t50
+                    * (t222 * t333 + s_q11 * t424 + t30 * t426 + t334 * (t216 - t215)
+                        - t28 * t425 - t335 * (t219 + t220)));
+    let vo6 = pair(qd[2], qd[2])
+        * (pair(c_q14, c_q17) * pair(t124, t124)
+            + vt229 * (pair(t119, t119) - pair(t118, t118))
+            + vt230 * (pair(t105, t105) + pair(t107, t107))
+            + pair(t3, t3) * (vt233 - vt234) - pair(s_q1, s_q1) * vt228
+            - pair(t1, t1) * (vt231 + vt232))
+        + pair(qd[14], qd[17])
+            * (pair(s_q14, s_q17) * vt228 + vt33 * vt232 + vt35 * vt234
+                - pair(c_q14, c_q17) * vt243 - vt229 * vt237 - vt230 * vt241)
+        + pair(qd[0], qd[0])
+            * (vt229 * pair(t430, t450) + pair(t336, t352) * (vt231 + vt232)
+                + pair(t297, t301) * (vt233 - vt234) - vt230 * pair(t431, t451))
+        + pair(qd[1], qd[1])
+            * (pair(c_q14, c_q17) * pair(t432, t452) + vt229 * pair(t433, t453)
+                + pair(t338, t354) * (vt231 + vt232) + pair(t339, t355) * (vt233 - vt234)
+                - vt228 * pair(t337, t353) - vt230 * pair(t434, t454))
+        + pair(qd[12], qd[15])
+            * (vt230 * vt447 + vt229 * vt448 + vt298 * (vt234 - vt233)
+                + vt299 * (vt231 + vt232))
+        + pair(qd[13], qd[16])
+            * (vt33 * vt447
+                + pair(2.0, 2.0) * (vt228 * vt245 - vt33 * vt238 - vt35 * vt242)
+                + vt298 * (vt236 - vt237) + vt299 * (vt240 + vt241)
+                - pair(c_q14, c_q17) * vt244 - vt243 * vt296 - pair(s_q14, s_q17) * vt449
+                - vt35 * vt448 - pair(qd[14], qd[17]) * (vt229 * vt229 + vt230 * vt230))
+        + pair(0.5, 0.5)
+            * (pair(t138, t138)
+                * (pair(c_q14, c_q17) * pair(t340, t356) + vt229 * pair(t341, t357)
+                    - vt230 * pair(t342, t358))
+                + pair(t47, t47)
+                    * (pair(c_q14, c_q17) * pair(t435, t455) + vt229 * pair(t436, t456)
+                        + pair(t341, t357) * (vt231 + vt232)
+                        + pair(t342, t358) * (vt233 - vt234) - vt228 * pair(t340, t356)
+                        - vt230 * pair(t437, t457))
+                + pair(t150, t150)
+                    * (pair(c_q14, c_q17) * pair(t343, t359) + vt229 * pair(t344, t360)
+                        - vt230 * pair(t345, t361))
+                + pair(t48, t48)
+                    * (pair(c_q14, c_q17) * pair(t438, t458) + vt229 * pair(t439, t459)
+                        + pair(t344, t360) * (vt231 + vt232)
+                        + pair(t345, t361) * (vt233 - vt234) - vt228 * pair(t343, t359)
+                        - vt230 * pair(t440, t460))
+                + pair(t158, t158)
+                    * (pair(c_q14, c_q17) * pair(t346, t362) + vt229 * pair(t347, t363)
+                        - vt230 * pair(t348, t364))
+                + pair(t49, t49)
+                    * (pair(c_q14, c_q17) * pair(t441, t461) + vt229 * pair(t442, t462)
+                        + pair(t347, t363) * (vt231 + vt232)
+                        + pair(t348, t364) * (vt233 - vt234) - vt228 * pair(t346, t362)
+                        - vt230 * pair(t443, t463))
+                - pair(t168, t168)
+                    * (pair(c_q14, c_q17) * pair(t349, t365) + vt229 * pair(t350, t366)
+                        - vt230 * pair(t351, t367))
+                - pair(t50, t50)
+                    * (pair(c_q14, c_q17) * pair(t444, t464) + vt229 * pair(t445, t465)
+                        + pair(t350, t366) * (vt231 + vt232)
+                        + pair(t351, t367) * (vt233 - vt234) - vt228 * pair(t349, t365)
+                        - vt230 * pair(t446, t466)));
+    let (o6, o9) = pair_lanes(vo6);
+    let vo7 = pair(qd[2], qd[2])
+        * (pair(t1, t1) * vt246 + pair(t3, t3) * vt247
+            + pair(c_q13, c_q16) * (pair(t119, t119) - pair(t118, t118))
+            - pair(s_q13, s_q16) * (pair(t105, t105) + pair(t107, t107)))
+        + pair(qd[0], qd[0])
+            * (pair(c_q13, c_q16) * pair(t430, t450) + vt247 * pair(t297, t301)
+                + pair(s_q13, s_q16) * pair(t431, t451) - vt246 * pair(t336, t352))
+        + pair(qd[1], qd[1])
+            * (pair(c_q13, c_q16) * pair(t433, t453) + vt247 * pair(t339, t355)
+                + pair(s_q13, s_q16) * pair(t434, t454) - vt246 * pair(t338, t354))
+        + pair(qd[12], qd[15])
+            * (pair(c_q13, c_q16) * (vt239 + vt448 - vt242)
+                + pair(s_q13, s_q16) * (vt235 - vt238 - vt447) - vt247 * vt298
+                - vt246 * vt299)
+        + pair(0.5, 0.5)
+            * (pair(t138, t138)
+                * (pair(c_q13, c_q16) * pair(t341, t357)
+                    + pair(s_q13, s_q16) * pair(t342, t358))
+                + pair(t47, t47)
+                    * (pair(c_q13, c_q16) * pair(t436, t456) + vt247 * pair(t342, t358)
+                        + pair(s_q13, s_q16) * pair(t437, t457)
+                        - vt246 * pair(t341, t357))
+                + pair(t150, t150)
+                    * (pair(c_q13, c_q16) * pair(t344, t360)
+                        + pair(s_q13, s_q16) * pair(t345, t361))
+                + pair(t48, t48)
+                    * (pair(c_q13, c_q16) * pair(t439, t459) + vt247 * pair(t345, t361)
+                        + pair(s_q13, s_q16) * pair(t440, t460)
+                        - vt246 * pair(t344, t360))
+                + pair(t158, t158)
+                    * (pair(c_q13, c_q16) * pair(t347, t363)
+                        + pair(s_q13, s_q16) * pair(t348, t364))
+                + pair(t49, t49)
+                    * (pair(c_q13, c_q16) * pair(t442, t462) + vt247 * pair(t348, t364)
+                        + pair(s_q13, s_q16) * pair(t443, t463)
+                        - vt246 * pair(t347, t363))
+                - pair(t168, t168)
+                    * (pair(c_q13, c_q16) * pair(t350, t366)
+                        + pair(s_q13, s_q16) * pair(t351, t367))
+                - pair(t50, t50)
+                    * (pair(c_q13, c_q16) * pair(t445, t465) + vt247 * pair(t351, t367)
+                        + pair(s_q13, s_q16) * pair(t446, t466)
+                        - vt246 * pair(t350, t366)));
+    let (o7, o10) = pair_lanes(vo7);
+    let vo8 = pair(qd[2], qd[2])
+        * (pair(s_q14, s_q17) * pair(t124, t124) + pair(s_q1, s_q1) * vt243
+            + vt33 * (pair(t118, t118) - pair(t119, t119))
+            + pair(t1, t1) * (vt236 - vt237)
+            - vt35 * (pair(t105, t105) + pair(t107, t107))
+            - pair(t3, t3) * (vt240 + vt241))
+        + pair(2.0, 2.0) * pair(qd[14], qd[17])
+            * (vt33 * vt237 + vt35 * vt241 - pair(c_q14, c_q17) * vt228)
+        + pair(qd[0], qd[0])
+            * (vt35 * pair(t431, t451) + pair(t336, t352) * (vt237 - vt236)
+                - vt33 * pair(t430, t450) - pair(t297, t301) * (vt240 + vt241))
+        + pair(qd[1], qd[1])
+            * (vt243 * pair(t337, t353) + pair(s_q14, s_q17) * pair(t432, t452)
+                + vt35 * pair(t434, t454) + pair(t338, t354) * (vt237 - vt236)
+                - vt33 * pair(t433, t453) - pair(t339, t355) * (vt240 + vt241))
+        + pair(qd[12], qd[15])
+            * (vt298 * (vt240 + vt241) + vt299 * (vt237 - vt236) - vt35 * vt447
+                - vt33 * vt448)
+        + pair(qd[13], qd[16])
+            * (pair(c_q14, c_q17) * vt449 + vt231 * vt298 + vt233 * vt299
+                + vt229 * (vt235 + vt447 - vt238) + vt230 * (vt239 - vt242 - vt448)
+                + vt228 * (vt32 - vt296) + vt232 * (vt34 + vt298)
+                + vt234 * (vt36 - vt299) - pair(s_q14, s_q17) * vt244 - vt243 * vt245)
+        + pair(0.5, 0.5)
+            * (pair(t138, t138)
+                * (pair(s_q14, s_q17) * pair(t340, t356) + vt35 * pair(t342, t358)
+                    - vt33 * pair(t341, t357))
+                + pair(t47, t47)
+                    * (vt243 * pair(t340, t356) + pair(s_q14, s_q17) * pair(t435, t455)
+                        + vt35 * pair(t437, t457) + pair(t341, t357) * (vt237 - vt236)
+                        - vt33 * pair(t436, t456) - pair(t342, t358) * (vt240 + vt241))
+                + pair(t150, t150)
+                    * (pair(s_q14, s_q17) * pair(t343, t359) + vt35 * pair(t345, t361)
+                        - vt33 * pair(t344, t360))
+                + pair(t48, t48)
+                    * (vt243 * pair(t343, t359) + pair(s_q14, s_q17) * pair(t438, t458)
+                        + vt35 * pair(t440, t460) + pair(t344, t360) * (vt237 - vt236)
+                        - vt33 * pair(t439, t459) - pair(t345, t361) * (vt240 + vt241))
+                + pair(t158, t158)
+                    * (pair(s_q14, s_q17) * pair(t346, t362) + vt35 * pair(t348, t364)
+                        - vt33 * pair(t347, t363))
+                + pair(t49, t49)
+                    * (vt243 * pair(t346, t362) + pair(s_q14, s_q17) * pair(t441, t461)
+                        + vt35 * pair(t443, t463) + pair(t347, t363) * (vt237 - vt236)
+                        - vt33 * pair(t442, t462) - pair(t348, t364) * (vt240 + vt241))
+                - pair(t168, t168)
+                    * (pair(s_q14, s_q17) * pair(t349, t365) + vt35 * pair(t351, t367)
+                        - vt33 * pair(t350, t366))
+                - pair(t50, t50)
+                    * (vt243 * pair(t349, t365) + pair(s_q14, s_q17) * pair(t444, t464)
+                        + vt35 * pair(t446, t466) + pair(t350, t366) * (vt237 - vt236)
+                        - vt33 * pair(t445, t465) - pair(t351, t367) * (vt240 + vt241)));
+    let (o8, o11) = pair_lanes(vo8);
+    let o12 = qd[2]
+        * (c_q20 * t124 + t269 * (t119 - t118) + t270 * (t105 + t107)
+            + t3 * (t273 - t274) - s_q1 * t268 - t1 * (t271 + t272))
+        + qd[20]
+            * (s_q20 * t268 + t43 * t272 + t45 * t274 - c_q20 * t283 - t269 * t277
+                - t270 * t281)
+        + qd[0]
+            * (t269 * t470 + t368 * (t271 + t272) + t305 * (t273 - t274) - t270 * t471)
+        + qd[1]
+            * (c_q20 * t472 + t269 * t473 + t370 * (t271 + t272) + t371 * (t273 - t274)
+                - t268 * t369 - t270 * t474)
+        + qd[18]
+            * (t270 * t487 + t269 * t488 + t306 * (t274 - t273) + t307 * (t271 + t272))
+        + qd[19]
+            * (t43 * t487 + 2.0 * (t268 * t285 - t43 * t278 - t45 * t282)
+                + t306 * (t276 - t277) + t307 * (t280 + t281) - c_q20 * t284
+                - t283 * t304 - s_q20 * t489 - t45 * t488
+                - qd[20] * (t269 * t269 + t270 * t270))
+        + 0.5
+            * (t138 * (c_q20 * t372 + t269 * t373 - t270 * t374)
+                + t47
+                    * (c_q20 * t475 + t269 * t476 + t373 * (t271 + t272)
+                        + t374 * (t273 - t274) - t268 * t372 - t270 * t477)
+                + t150 * (c_q20 * t375 + t269 * t376 - t270 * t377)
+                + t48
+                    * (c_q20 * t478 + t269 * t479 + t376 * (t271 + t272)
+                        + t377 * (t273 - t274) - t268 * t375 - t270 * t480)
+                + t158 * (c_q20 * t378 + t269 * t379 - t270 * t380)
+                + t49
+                    * (c_q20 * t481 + t269 * t482 + t379 * (t271 + t272)
+                        + t380 * (t273 - t274) - t268 * t378 - t270 * t483)
+                - t168 * (c_q20 * t381 + t269 * t382 - t270 * t383)
+                - t50
+                    * (c_q20 * t484 + t269 * t485 + t382 * (t271 + t272)
+                        + t383 * (t273 - t274) - t268 * t381 - t270 * t486));
+    let o13 = qd[2]
+        * (t1 * t286 + t3 * t287 + c_q19 * (t119 - t118) - s_q19 * (t105 + t107))
+        + qd[0] * (c_q19 * t470 + t287 * t305 + s_q19 * t471 - t286 * t368)
+        + qd[1] * (c_q19 * t473 + t287 * t371 + s_q19 * t474 - t286 * t370)
+        + qd[18]
+            * (c_q19 * (t279 + t488 - t282) + s_q19 * (t275 - t278 - t487) - t287 * t306
+                - t286 * t307)
+        + 0.5
+            * (t138 * (c_q19 * t373 + s_q19 * t374)
+                + t47 * (c_q19 * t476 + t287 * t374 + s_q19 * t477 - t286 * t373)
+                + t150 * (c_q19 * t376 + s_q19 * t377)
+                + t48 * (c_q19 * t479 + t287 * t377 + s_q19 * t480 - t286 * t376)
+                + t158 * (c_q19 * t379 + s_q19 * t380)
+                + t49 * (c_q19 * t482 + t287 * t380 + s_q19 * t483 - t286 * t379)
+                - t168 * (c_q19 * t382 + s_q19 * t383)
+                - t50 * (c_q19 * t485 + t287 * t383 + s_q19 * t486 - t286 * t382));
+    let o14 = qd[2]
+        * (s_q20 * t124 + s_q1 * t283 + t43 * (t118 - t119) + t1 * (t276 - t277)
+            - t45 * (t105 + t107) - t3 * (t280 + t281))
+        + 2.0 * qd[20] * (t43 * t277 + t45 * t281 - c_q20 * t268)
+        + qd[0] * (t45 * t471 + t368 * (t277 - t276) - t43 * t470 - t305 * (t280 + t281))
+        + qd[1]
+            * (t283 * t369 + s_q20 * t472 + t45 * t474 + t370 * (t277 - t276)
+                - t43 * t473 - t371 * (t280 + t281))
+        + qd[18]
+            * (t306 * (t280 + t281) + t307 * (t277 - t276) - t45 * t487 - t43 * t488)
+        + qd[19]
+            * (c_q20 * t489 + t271 * t306 + t273 * t307 + t269 * (t275 + t487 - t278)
+                + t270 * (t279 - t282 - t488) + t268 * (t42 - t304) + t272 * (t44 + t306)
+                + t274 * (t46 - t307) - s_q20 * t284 - t283 * t285)
+        + 0.5
+            * (t138 * (s_q20 * t372 + t45 * t374 - t43 * t373)
+                + t47
+                    * (t283 * t372 + s_q20 * t475 + t45 * t477 + t373 * (t277 - t276)
+                        - t43 * t476 - t374 * (t280 + t281))
+                + t150 * (s_q20 * t375 + t45 * t377 - t43 * t376)
+                + t48
+                    * (t283 * t375 + s_q20 * t478 + t45 * t480 + t376 * (t277 - t276)
+                        - t43 * t479 - t377 * (t280 + t281))
+                + t158 * (s_q20 * t378 + t45 * t380 - t43 * t379)
+                + t49
+                    * (t283 * t378 + s_q20 * t481 + t45 * t483 + t379 * (t277 - t276)
+                        - t43 * t482 - t380 * (t280 + t281))
+                - t168 * (s_q20 * t381 + t45 * t383 - t43 * t382)
+                - t50
+                    * (t283 * t381 + s_q20 * t484 + t45 * t486 + t382 * (t277 - t276)
+                        - t43 * t485 - t383 * (t280 + t281)));
+    [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14]
 }
 
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).

@@ -23,6 +23,8 @@ pub(super) struct Alignment<'a> {
     pub(super) locals: &'a [Local],
     /// What each local is to the pairing so far.
     pub(super) roles: &'a [Role],
+    /// The locals that read neither branch.
+    pub(super) neutral: &'a Neutral,
 }
 
 impl Alignment<'_> {
@@ -112,6 +114,14 @@ impl Alignment<'_> {
                     }
                     Role::First(j, _) if j == k => Some(signed(Term::Local(*j), negated)),
                     Role::Shared | Role::Partner if r == k => {
+                        Some(signed(Term::Local(*k), negated))
+                    }
+                    // Two values computed alike from the base, one for
+                    // each branch: packed as a pair.
+                    Role::Shared
+                        if self.roles.get(*k) == Some(&Role::Shared)
+                            && self.neutral.alike(*r, *k) =>
+                    {
                         Some(signed(Term::Local(*k), negated))
                     }
                     _ => None,
@@ -268,37 +278,110 @@ pub(super) fn arithmetic(term: &Term) -> bool {
     }
 }
 
+/// What a [`key`] keeps of an expression beyond its operations and
+/// inputs.
+#[derive(Clone, Copy)]
+pub(super) enum Keep<'a> {
+    /// Constants (as magnitudes), parameters and locals.
+    Constants,
+    /// Locals; constants and parameters as placeholders.
+    Shape,
+    /// As [`Keep::Shape`], but a local that reads neither branch is
+    /// written as its own shape: a value each branch computes alike from
+    /// the base (a hip's velocity, the hips at other places).
+    Loose(&'a Neutral),
+}
+
+/// The locals that read neither branch, with every local's shape key.
+pub(super) struct Neutral {
+    /// Every local's [`key`] with [`Keep::Shape`].
+    pub(super) shapes: Vec<String>,
+    /// Whether the local reads no input of either branch, not even
+    /// through the locals it reads.
+    pub(super) neutral: Vec<bool>,
+}
+
+impl Neutral {
+    /// The neutral locals of `locals` under `rename`.
+    pub(super) fn of(locals: &[Local], rename: &HashMap<Symbol, Symbol>) -> Neutral {
+        let branch: std::collections::HashSet<&Symbol> =
+            rename.keys().chain(rename.values()).collect();
+        let mut neutral: Vec<bool> = Vec::with_capacity(locals.len());
+        for local in locals {
+            let reads_branch = reads_input(&local.value, &|s| branch.contains(s))
+                || local
+                    .value
+                    .locals_read()
+                    .into_iter()
+                    .any(|r| !neutral.get(r).copied().unwrap_or(false));
+            neutral.push(!reads_branch);
+        }
+        Neutral {
+            shapes: locals.iter().map(|l| key(&l.value, Keep::Shape)).collect(),
+            neutral,
+        }
+    }
+
+    /// Whether two locals, each reading neither branch, compute alike.
+    fn alike(&self, a: usize, b: usize) -> bool {
+        let neutral = |i: usize| self.neutral.get(i).copied().unwrap_or(false);
+        neutral(a) && neutral(b) && self.shapes.get(a) == self.shapes.get(b)
+    }
+}
+
+/// Whether `term` reads an input `wanted` accepts.
+fn reads_input(term: &Term, wanted: &impl Fn(&Symbol) -> bool) -> bool {
+    match term {
+        Term::Input(symbol) => wanted(symbol),
+        Term::Const(_) | Term::Pi | Term::Local(_) => false,
+        Term::Neg(a) | Term::Sin(a) | Term::Cos(a) | Term::Sqrt(a) => reads_input(a, wanted),
+        Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) | Term::Div(a, b) => {
+            reads_input(a, wanted) || reads_input(b, wanted)
+        }
+        Term::Fma(a, b, c) => {
+            reads_input(a, wanted) || reads_input(b, wanted) || reads_input(c, wanted)
+        }
+    }
+}
+
 /// `term`'s text without what [`Alignment::second`] may change: signs,
-/// the order of a sum's or a product's operands, and (unless `constants`)
-/// the constants and parameters, each constant written as its magnitude
-/// where kept. Two
-/// expressions that may align have the same key.
-pub(super) fn key(term: &Term, constants: bool) -> String {
+/// the order of a sum's or a product's operands, the order of a sum's
+/// items, and what `keep` leaves out. Two expressions that may align have
+/// the same key.
+pub(super) fn key(term: &Term, keep: Keep<'_>) -> String {
     let mut text = String::new();
-    write_key(term, constants, &mut text);
+    write_key(term, keep, &mut text);
     text
 }
 
-fn write_key(term: &Term, constants: bool, text: &mut String) {
+fn write_key(term: &Term, keep: Keep<'_>, text: &mut String) {
     let unary = |name: &str, a: &Term, text: &mut String| {
         text.push_str(name);
         text.push('(');
-        write_key(a, constants, text);
+        write_key(a, keep, text);
         text.push(')');
     };
+    let constants = matches!(keep, Keep::Constants);
     match term {
         Term::Const(c) if constants => text.push_str(&format!("{:?}", c.abs())),
         Term::Const(_) => text.push('#'),
         Term::Pi => text.push_str("pi"),
         Term::Input(symbol) if parameter(symbol) && !constants => text.push_str("#p"),
         Term::Input(symbol) => text.push_str(&symbol.to_string()),
-        Term::Local(i) => text.push_str(&format!("l{i}")),
-        Term::Neg(a) => write_key(a, constants, text),
+        Term::Local(i) => match keep {
+            Keep::Loose(neutral) if neutral.neutral.get(*i).copied().unwrap_or(false) => {
+                text.push_str("s(");
+                text.push_str(neutral.shapes.get(*i).map_or("", String::as_str));
+                text.push(')');
+            }
+            _ => text.push_str(&format!("l{i}")),
+        },
+        Term::Neg(a) => write_key(a, keep, text),
         Term::Add(..) | Term::Sub(..) => {
             // The items of the sum in any order (`sum_by_items`).
             let mut items: Vec<String> = chain_items(term)
                 .into_iter()
-                .map(|(item, _)| key(item, constants))
+                .map(|(item, _)| key(item, keep))
                 .collect();
             items.sort();
             text.push('(');
@@ -309,7 +392,7 @@ fn write_key(term: &Term, constants: bool, text: &mut String) {
         Term::Cos(a) => unary("cos", a, text),
         Term::Sqrt(a) => unary("sqrt", a, text),
         Term::Mul(a, b) => {
-            let (a, b) = (key(a, constants), key(b, constants));
+            let (a, b) = (key(a, keep), key(b, keep));
             let (a, b) = if a <= b { (a, b) } else { (b, a) };
             text.push('(');
             text.push_str(&a);
@@ -319,15 +402,15 @@ fn write_key(term: &Term, constants: bool, text: &mut String) {
         }
         Term::Div(a, b) => {
             text.push('(');
-            write_key(a, constants, text);
+            write_key(a, keep, text);
             text.push('/');
-            write_key(b, constants, text);
+            write_key(b, keep, text);
             text.push(')');
         }
         Term::Fma(a, b, c) => {
             text.push_str("fma(");
             for x in [a, b, c] {
-                write_key(x, constants, text);
+                write_key(x, keep, text);
                 text.push(',');
             }
             text.push(')');

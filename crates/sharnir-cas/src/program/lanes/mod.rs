@@ -23,7 +23,7 @@ mod align;
 
 use super::ir::{Local, Program, Term};
 use crate::symbol::Symbol;
-use align::{arithmetic, key, Alignment};
+use align::{arithmetic, key, Alignment, Keep, Neutral};
 use std::collections::{BTreeSet, HashMap};
 
 /// The fewest pairs worth a lane statement's packing and unpacking: below
@@ -87,14 +87,20 @@ impl Program {
         let mut index: HashMap<String, usize> = HashMap::with_capacity(locals.len());
         let mut by_constants: HashMap<String, Vec<usize>> = HashMap::with_capacity(locals.len());
         let mut by_shape: HashMap<String, Vec<usize>> = HashMap::with_capacity(locals.len());
+        let mut loosely: HashMap<String, Vec<usize>> = HashMap::with_capacity(locals.len());
+        let neutral = Neutral::of(locals, rename);
         for (i, local) in locals.iter().enumerate() {
             index.entry(exact(&local.value)).or_insert(i);
             by_constants
-                .entry(key(&local.value, true))
+                .entry(key(&local.value, Keep::Constants))
                 .or_default()
                 .push(i);
             by_shape
-                .entry(key(&local.value, false))
+                .entry(neutral.shapes[i].clone())
+                .or_default()
+                .push(i);
+            loosely
+                .entry(key(&local.value, Keep::Loose(&neutral)))
                 .or_default()
                 .push(i);
         }
@@ -117,10 +123,12 @@ impl Program {
                     rename,
                     locals,
                     roles: &roles,
+                    neutral: &neutral,
                 };
                 let candidates = [
-                    by_constants.get(&key(&renamed, true)),
-                    by_shape.get(&key(&renamed, false)),
+                    by_constants.get(&key(&renamed, Keep::Constants)),
+                    by_shape.get(&key(&renamed, Keep::Shape)),
+                    loosely.get(&key(&renamed, Keep::Loose(&neutral))),
                 ];
                 candidates
                     .into_iter()
@@ -156,11 +164,12 @@ impl Program {
                 None => roles[i] = Role::Alone,
             }
         }
-        settle(locals, rename, &mut roles);
+        settle(locals, rename, &neutral, &mut roles);
         let alignment = Alignment {
             rename,
             locals,
             roles: &roles,
+            neutral: &neutral,
         };
         let lane_computed = |i: usize| alignment.lane_computed(i);
         if (0..locals.len()).filter(|&i| lane_computed(i)).count() < FEWEST_PAIRS {
@@ -243,7 +252,12 @@ fn renamed_term(term: &Term, rename: &HashMap<Symbol, Symbol>, roles: &[Role]) -
 /// taken for shared before the local it reads was paired, a pair whose
 /// alignment needed a pair since undone), and the pairs that read them,
 /// until every pair holds.
-fn settle(locals: &[Local], rename: &HashMap<Symbol, Symbol>, roles: &mut [Role]) {
+fn settle(
+    locals: &[Local],
+    rename: &HashMap<Symbol, Symbol>,
+    neutral: &Neutral,
+    roles: &mut [Role],
+) {
     loop {
         let mut changed = false;
         for i in 0..locals.len() {
@@ -255,6 +269,7 @@ fn settle(locals: &[Local], rename: &HashMap<Symbol, Symbol>, roles: &mut [Role]
                     rename,
                     locals,
                     roles,
+                    neutral,
                 };
                 alignment
                     .second(&locals[i].value, &locals[j].value, negated)

@@ -255,3 +255,69 @@ fn a_statement_that_differs_ends_the_pairs_that_read_it() {
 fn nothing_pairs_without_a_renaming() {
     assert!(legs(10, None).pair_lanes(&HashMap::new()).is_none());
 }
+
+/// Two legs hung at other places of a base: each starts from a value the
+/// base computes for its own hip (`0.085·b + k` and `k − 0.085·b`, which
+/// read neither leg), then `x ← x · q₁ + s` as in [`legs`].
+fn legs_at_two_hips(n: usize) -> Program {
+    let k = || Box::new(input("p.k"));
+    let base = || Box::new(Term::Local(0));
+    let offset = || Box::new(Term::Mul(Box::new(Term::Const(0.085)), base()));
+    let mut locals = vec![
+        Local {
+            name: "base".into(),
+            value: Term::Mul(k(), k()),
+        },
+        Local {
+            name: "hip0".into(),
+            value: Term::Add(offset(), k()),
+        },
+        Local {
+            name: "hip1".into(),
+            value: Term::Sub(k(), offset()),
+        },
+    ];
+    let mut last = [1, 2];
+    for _ in 0..n {
+        for (leg, (a, b)) in [("q[0]", "q[1]"), ("q[2]", "q[3]")].into_iter().enumerate() {
+            locals.push(Local {
+                name: format!("t{}", locals.len()),
+                value: Term::Add(
+                    Box::new(Term::Mul(local(last[leg]), Box::new(input(b)))),
+                    Box::new(Term::Mul(base(), Box::new(input(a)))),
+                ),
+            });
+            last[leg] = locals.len() - 1;
+        }
+    }
+    Program {
+        outputs: vec![Term::Local(last[0]), Term::Local(last[1])],
+        locals,
+    }
+}
+
+#[test]
+fn legs_at_two_hips_pair_through_the_values_the_base_computes_for_each() {
+    let program = legs_at_two_hips(10);
+    let lanes = program.pair_lanes(&rename()).expect("pairs");
+    assert_eq!(lanes.firsts.len(), 10);
+    assert_second_lanes_compute_the_partners(&lanes, true);
+    assert_eq!(values(&program), values(&lanes.program));
+    // The first statement reads its hip's value in one lane, the other
+    // hip's in the other.
+    let names: Vec<&str> = lanes
+        .program
+        .locals
+        .iter()
+        .map(|l| l.name.as_str())
+        .collect();
+    let first = &lanes.program.locals[lanes.firsts[0]].value;
+    let reads =
+        |term: &Term| -> Vec<&str> { term.locals_read().into_iter().map(|i| names[i]).collect() };
+    assert!(reads(first).contains(&"hip0"), "{first:?}");
+    assert!(
+        reads(&lanes.seconds[0]).contains(&"hip1"),
+        "{:?}",
+        lanes.seconds[0]
+    );
+}
