@@ -873,15 +873,16 @@ mod tests {
             .collect()
     }
 
+    /// Two legs of `steps` statements each, paired.
+    fn paired_legs(steps: usize) -> LanePairs {
+        let program = crate::render::lanes::tests::legs(steps);
+        let rename = crate::render::lanes::tests::rename();
+        crate::render::lanes::pair_branches(&program, &rename, usize::MAX).expect("the legs pair")
+    }
+
     #[test]
     fn a_long_body_writes_its_outputs_after_the_lane_statements() {
-        let program = crate::render::lanes::tests::legs(400);
-        let lanes = crate::render::lanes::pair_branches(
-            &program,
-            &crate::render::lanes::tests::rename(),
-            usize::MAX,
-        )
-        .expect("the legs pair");
+        let lanes = paired_legs(400);
         let places = [quote!([0]), quote!([1])];
         let printed = &lanes.program;
         assert!(printed.locals.len() >= crate::render::body::WRITTEN_EARLY_FROM);
@@ -900,13 +901,7 @@ mod tests {
 
     #[test]
     fn a_split_body_passes_lane_statements_on_as_their_two_lanes() {
-        let program = crate::render::lanes::tests::legs(800);
-        let lanes = crate::render::lanes::pair_branches(
-            &program,
-            &crate::render::lanes::tests::rename(),
-            usize::MAX,
-        )
-        .expect("the legs pair");
+        let lanes = paired_legs(800);
         let places = [quote!([0]), quote!([1])];
         let body =
             body(&lanes.program, Some(&places), Quads::Helper, Some(&lanes)).expect("prints");
