@@ -200,53 +200,24 @@ impl Printer<'_> {
                 }));
             }
         }
-        let first = self.scalar_leaf(term)?;
+        // Packed leaves print as in scalar code (a constant's sign, an
+        // input, a local by its name or `live` slot, a leaf negated).
+        let scalar = Printer {
+            locals: self.locals,
+            slots: self.slots,
+            lanes: None,
+        };
+        let first = scalar.expr(term)?;
         let shared = match (term, second) {
             (Term::Const(a), Term::Const(b)) => a.to_bits() == b.to_bits(),
             _ => second == term,
         };
-        let second = match second {
-            Term::Neg(leaf) => {
-                let leaf = self.scalar_leaf(leaf)?;
-                quote!(-#leaf)
-            }
-            leaf => self.scalar_leaf(leaf)?,
-        };
+        let second = scalar.expr(second)?;
         Ok(Some(if shared {
             quote!(pair(#first, #first))
         } else {
             quote!(pair(#first, #second))
         }))
-    }
-
-    /// A leaf packed into a lane statement's `Pair`: a constant (its sign
-    /// written as it is), an input, a local by its name or its `live` slot.
-    fn scalar_leaf(&self, term: &Term) -> Result<TokenStream, EmitError> {
-        Ok(match term {
-            Term::Const(c) if *c < 0.0 => {
-                let literal = float_literal(-*c)?;
-                quote!(-#literal)
-            }
-            Term::Const(c) => float_literal(*c)?,
-            Term::Pi => quote!((core::f64::consts::PI as Real)),
-            Term::Input(symbol) => input(symbol)?,
-            Term::Local(i) => match self.slots.get(*i).copied().flatten() {
-                Some(slot) => {
-                    let slot = Literal::usize_unsuffixed(slot);
-                    quote!(live[#slot])
-                }
-                None => {
-                    let name = self.local_name(*i)?;
-                    let ident = Ident::new(name, Span::call_site());
-                    quote!(#ident)
-                }
-            },
-            _ => {
-                return Err(EmitError::Internal(
-                    "a lane statement packs an expression, not a leaf".to_owned(),
-                ))
-            }
-        })
     }
 
     /// The name of local `i`.
