@@ -102,8 +102,16 @@ fn simulates_writes_csv_and_plot_and_reports_bad_runs() {
             }
         }
     }
-    let png = std::fs::read(&plot).expect("plot written");
-    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    // The plot: 1200 × 900 RGB on white, with curves drawn on it.
+    let decoder = png::Decoder::new(std::fs::File::open(&plot).expect("plot written"));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut pixels).expect("a frame");
+    assert_eq!((frame.width, frame.height), (1200, 900));
+    assert_eq!(frame.color_type, png::ColorType::Rgb);
+    let white = pixels.chunks_exact(3).filter(|p| p == &[255, 255, 255]);
+    let share = white.count() as f64 / (1200.0 * 900.0);
+    assert!((0.5..0.99).contains(&share), "white share {share}");
 
     let output = sim(&[
         "specs/triple_pendulum.spec",

@@ -4,8 +4,10 @@
 //! work of the mechanism's own forces, zero for a conservative run), with a
 //! vertical line at every event (a stop struck, a joint let go).
 //!
-//! Drawn with `plotters` and a font embedded in the binary, so no system
-//! library (fontconfig, freetype) is needed.
+//! Drawn with `plotters` into a buffer, with a font embedded in the binary,
+//! so no system library (fontconfig, freetype) is needed, and written by
+//! `png` (plotters' own encoder would bring in the whole `image` crate, a
+//! third of a minute of compilation for one format).
 
 use crate::curves::Curves;
 use plotters::prelude::*;
@@ -82,8 +84,25 @@ pub fn draw(path: &Path, title: &str, trace: &Trace, conservative: bool) -> Resu
 
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
+/// The plot's size in pixels.
+const SIZE: (u32, u32) = (1200, 900);
+
 fn draw_panels(path: &Path, title: &str, trace: &Trace, conservative: bool) -> DrawResult {
-    let root = BitMapBackend::new(path, (1200, 900)).into_drawing_area();
+    let mut pixels = vec![0u8; 3 * SIZE.0 as usize * SIZE.1 as usize];
+    panels(&mut pixels, title, trace, conservative)?;
+    let file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    let mut encoder = png::Encoder::new(file, SIZE.0, SIZE.1);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(&pixels)?;
+    writer.finish()?;
+    Ok(())
+}
+
+/// Draws both panels into `pixels`, RGB rows of [`SIZE`].
+fn panels(pixels: &mut [u8], title: &str, trace: &Trace, conservative: bool) -> DrawResult {
+    let root = BitMapBackend::with_buffer(pixels, SIZE).into_drawing_area();
     root.fill(&WHITE)?;
     let (top, bottom) = root.split_vertically(560);
     let (t0, t1) = bounds(&trace.t);
