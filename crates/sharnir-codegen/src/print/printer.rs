@@ -42,8 +42,10 @@ pub struct Printer<'a> {
 /// another lane statement computed by that statement's `Pair`, any other
 /// leaf as `pair(first branch's, second branch's)`.
 pub(crate) struct LaneLeaves<'a> {
-    /// What each local is to a lane statement, by index.
-    pub(crate) locals: &'a [LaneLeaf],
+    /// Whether each local, by index, is the first of a lane statement
+    /// (read as its `Pair`, `v{name}`); any other local is a scalar, packed
+    /// with the second lane's leaf.
+    pub(crate) lane_statements: &'a [bool],
     /// The second lane's leaf (perhaps negated) at the place of each leaf
     /// of the printed expression, by that leaf's address (a lane statement
     /// prints its expression as it is, without the sign changes of scalar
@@ -52,15 +54,6 @@ pub(crate) struct LaneLeaves<'a> {
     /// Whether a lane statement's partner is its second lane negated, by
     /// its first local.
     pub(crate) negated: &'a [bool],
-}
-
-/// What a local is to a lane statement.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum LaneLeaf {
-    /// The first local of a lane statement: its `Pair`, `v{name}`.
-    Lane,
-    /// A scalar local, packed into a `Pair` with the second lane's leaf.
-    Scalar,
 }
 
 impl Printer<'_> {
@@ -176,7 +169,7 @@ impl Printer<'_> {
                 EmitError::Internal("a lane statement's leaf has no second lane".to_owned())
             })?;
         if let Term::Local(i) = term {
-            if lanes.locals.get(*i) == Some(&LaneLeaf::Lane) {
+            if lanes.lane_statements.get(*i) == Some(&true) {
                 // Another lane statement, its second lane negated where the
                 // second lane's leaf is.
                 let flip = matches!(second, Term::Neg(_));

@@ -18,7 +18,7 @@
 //! a sum's items in another order.
 
 use crate::error::EmitError;
-use crate::print::printer::{LaneLeaf, LaneLeaves, Printer};
+use crate::print::printer::{LaneLeaves, Printer};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 use sharnir_cas::{LanePairs, Program, Term};
@@ -73,8 +73,8 @@ pub(crate) fn pair_branches(
 
 /// What printing a body with lane statements needs of them.
 pub(crate) struct LaneView<'l> {
-    /// What each local is to a lane statement.
-    leaves: Vec<LaneLeaf>,
+    /// Whether each local is the first of a lane statement.
+    first: Vec<bool>,
     /// Whether scalar code (a scalar statement, an output, a lane
     /// statement's packed leaf) reads the local.
     scalar: Vec<bool>,
@@ -96,19 +96,19 @@ impl<'l> LaneView<'l> {
     pub(crate) fn new(lanes: &'l LanePairs) -> LaneView<'l> {
         let program = &lanes.program;
         let n = program.locals.len();
-        let mut leaves = vec![LaneLeaf::Scalar; n];
+        let mut first = vec![false; n];
         let mut partner = vec![false; n];
         let mut negated = vec![false; n];
         let mut seconds = HashMap::with_capacity(lanes.firsts.len());
         let pairs = lanes.firsts.iter().zip(&lanes.seconds);
         for ((&k, second), &flag) in pairs.zip(&lanes.negated) {
-            leaves[k] = LaneLeaf::Lane;
+            first[k] = true;
             partner[k + 1] = true;
             negated[k] = flag;
             seconds.insert(k, second);
         }
         let mut view = LaneView {
-            leaves,
+            first,
             scalar: vec![false; n],
             partner,
             negated,
@@ -160,7 +160,7 @@ impl<'l> LaneView<'l> {
     fn shuffles(&self) -> u32 {
         let mut packed: HashSet<String> = HashSet::new();
         let mut read_back = 0;
-        for k in 0..self.leaves.len() {
+        for k in 0..self.first.len() {
             if !self.is_lane(k) {
                 continue;
             }
@@ -178,7 +178,7 @@ impl<'l> LaneView<'l> {
 
     /// Whether local `i` is the first of a lane statement.
     pub(crate) fn is_lane(&self, i: usize) -> bool {
-        self.leaves.get(i) == Some(&LaneLeaf::Lane)
+        self.first.get(i) == Some(&true)
     }
 
     /// Whether local `i` is a lane statement's partner.
@@ -243,7 +243,7 @@ impl<'l> LaneView<'l> {
             seconds.insert(std::ptr::from_ref(first), second);
         });
         let leaves = LaneLeaves {
-            locals: &self.leaves,
+            lane_statements: &self.first,
             seconds: &seconds,
             negated: &self.negated,
         };
