@@ -6851,338 +6851,404 @@ fn body_jacobians_with_body(
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let t18 = c_q17 * c_q18 - s_q17 * s_q18;
-    let t19 = c_q17 * s_q18 + s_q17 * c_q18;
-    let t20 = c_q14 * c_q15 - s_q14 * s_q15;
-    let t21 = c_q14 * s_q15 + s_q14 * c_q15;
-    let t22 = c_q11 * c_q12 - s_q11 * s_q12;
-    let t23 = c_q11 * s_q12 + s_q11 * c_q12;
-    let t24 = c_q8 * c_q9 - s_q8 * s_q9;
-    let t25 = c_q8 * s_q9 + s_q8 * c_q9;
-    let t26 = s_q16 * s_q17;
-    let t27 = s_q16 * c_q17;
-    let t28 = c_q18 * t26 + s_q18 * t27;
-    let t29 = s_q18 * t26 - c_q18 * t27;
-    let t30 = s_q13 * s_q14;
-    let t31 = s_q13 * c_q14;
-    let t32 = c_q15 * t30 + s_q15 * t31;
-    let t33 = s_q15 * t30 - c_q15 * t31;
-    let t34 = s_q10 * s_q11;
-    let t35 = s_q10 * c_q11;
-    let t36 = c_q12 * t34 + s_q12 * t35;
-    let t37 = s_q12 * t34 - c_q12 * t35;
-    let t38 = s_q7 * s_q8;
-    let t39 = s_q7 * c_q8;
-    let t40 = c_q9 * t38 + s_q9 * t39;
-    let t41 = s_q9 * t38 - c_q9 * t39;
-    let t42 = c_q16 * s_q17;
-    let t43 = c_q16 * c_q17;
-    let t44 = c_q18 * t42 + s_q18 * t43;
-    let t45 = c_q18 * t43 - s_q18 * t42;
-    let t46 = c_q13 * s_q14;
-    let t47 = c_q13 * c_q14;
-    let t48 = c_q15 * t46 + s_q15 * t47;
-    let t49 = c_q15 * t47 - s_q15 * t46;
-    let t50 = c_q10 * s_q11;
-    let t51 = c_q10 * c_q11;
-    let t52 = c_q12 * t50 + s_q12 * t51;
-    let t53 = c_q12 * t51 - s_q12 * t50;
-    let t54 = c_q7 * s_q8;
-    let t55 = c_q7 * c_q8;
-    let t56 = c_q9 * t54 + s_q9 * t55;
-    let t57 = c_q9 * t55 - s_q9 * t54;
-    let t58 = -0.0875 * c_q16 - 0.014;
-    let t59 = s_q17 * t58;
-    let t60 = 0.03745 * s_q17 - t59;
-    let t61 = c_q17 * t58;
-    let t62 = t61 - 0.03745 * c_q17;
-    let t63 = 0.0875 * c_q13 + 0.014;
-    let t64 = s_q14 * t63;
-    let t65 = -0.03745 * s_q14 - t64;
-    let t66 = c_q14 * t63;
-    let t67 = 0.03745 * c_q14 + t66;
-    let t68 = -0.0875 * c_q10 - 0.014;
-    let t69 = s_q11 * t68;
-    let t70 = 0.03745 * s_q11 - t69;
-    let t71 = c_q11 * t68;
-    let t72 = t71 - 0.03745 * c_q11;
-    let t73 = 0.0875 * c_q7 + 0.014;
-    let t74 = s_q8 * t73;
-    let t75 = -0.03745 * s_q8 - t74;
-    let t76 = c_q8 * t73;
-    let t77 = 0.03745 * c_q8 + t76;
-    let t78 = -0.16 * c_q16 - 0.05145 * t27 - 0.1946 * t42;
-    let t79 = 0.1946 * t43 - 0.05145 * t26;
-    let t80 = 0.05145 * t31 - 0.16 * c_q13 - 0.1946 * t46;
-    let t81 = 0.05145 * t30 + 0.1946 * t47;
-    let t82 = 0.1946 * t50 - 0.16 * c_q10 - 0.05145 * t35;
-    let t83 = -0.05145 * t34 - 0.1946 * t51;
-    let t84 = 0.05145 * t39 + 0.1946 * t54 - 0.16 * c_q7;
-    let t85 = 0.05145 * t38 - 0.1946 * t55;
-    let t86 = 0.014 * c_q16 + 0.0875;
-    let t87 = c_q17 * t86 - 0.1946 * t26;
-    let t88 = 0.03745 * t43 + t87 - 0.16 * s_q16;
-    let t89 = 0.1946 * t27 + s_q17 * t86;
-    let t90 = 0.03745 * t42 + t89;
-    let t91 = -0.014 * c_q13 - 0.0875;
-    let t92 = c_q14 * t91 - 0.1946 * t30;
-    let t93 = t92 - 0.16 * s_q13 - 0.03745 * t47;
-    let t94 = 0.1946 * t31 + s_q14 * t91;
-    let t95 = t94 - 0.03745 * t46;
-    let t96 = 0.014 * c_q10 + 0.0875;
-    let t97 = 0.1946 * t34 + c_q11 * t96;
-    let t98 = 0.03745 * t51 + t97 - 0.16 * s_q10;
-    let t99 = s_q11 * t96 - 0.1946 * t35;
-    let t100 = 0.03745 * t50 + t99;
-    let t101 = -0.014 * c_q7 - 0.0875;
-    let t102 = 0.1946 * t38 + c_q8 * t101;
-    let t103 = t102 - 0.16 * s_q7 - 0.03745 * t55;
-    let t104 = s_q8 * t101 - 0.1946 * t39;
-    let t105 = t104 - 0.03745 * t54;
-    let t106 = 0.16 * c_q17 - 0.0875 * s_q16;
-    let t107 = 0.0875 * s_q13 + 0.16 * c_q14;
-    let t108 = 0.16 * c_q11 - 0.0875 * s_q10;
-    let t109 = 0.0875 * s_q7 + 0.16 * c_q8;
-    let t110 = c_q18 * t60 - s_q18 * t62;
-    let t111 = c_q15 * t65 - s_q15 * t67;
-    let t112 = c_q12 * t70 - s_q12 * t72;
-    let t113 = c_q9 * t75 - s_q9 * t77;
-    let t114 = 0.1946 * s_q16 + 0.16 * t26;
-    let t115 = 0.1946 * s_q13 + 0.16 * t30;
-    let t116 = 0.16 * t34 - 0.1946 * s_q10;
-    let t117 = 0.16 * t38 - 0.1946 * s_q7;
-    let t118 = -0.014 * t27 - 0.1946 * t42;
-    let t119 = 0.1946 * t43 - 0.014 * t26;
-    let t120 = c_q18 * t78 - s_q18 * t79;
-    let t121 = 0.014 * t31 - 0.1946 * t46;
-    let t122 = 0.014 * t30 + 0.1946 * t47;
-    let t123 = c_q15 * t80 - s_q15 * t81;
-    let t124 = 0.1946 * t50 - 0.014 * t35;
-    let t125 = -0.014 * t34 - 0.1946 * t51;
-    let t126 = c_q12 * t82 - s_q12 * t83;
-    let t127 = 0.014 * t39 + 0.1946 * t54;
-    let t128 = 0.014 * t38 - 0.1946 * t55;
-    let t129 = c_q9 * t84 - s_q9 * t85;
-    let t130 = -0.1946 * c_q16 - 0.16 * t42;
-    let t131 = -0.1946 * c_q13 - 0.16 * t46;
-    let t132 = 0.1946 * c_q10 - 0.16 * t50;
-    let t133 = 0.1946 * c_q7 - 0.16 * t54;
-    let t134 = c_q18 * t88 - s_q18 * t90;
-    let t135 = c_q15 * t93 - s_q15 * t95;
-    let t136 = c_q12 * t98 - s_q12 * t100;
-    let t137 = c_q9 * t103 - s_q9 * t105;
-    let t138 = -0.05145 * t25;
-    let t139 = 0.05145 * t23;
-    let t140 = -0.05145 * t21;
-    let t141 = 0.05145 * t19;
-    let t142 = s_q9 * t75 + c_q9 * t77;
-    let t143 = s_q9 * t84 + c_q9 * t85;
-    let t144 = s_q9 * t103 + c_q9 * t105;
-    let t145 = 0.05145 * t24;
-    let t146 = s_q12 * t70 + c_q12 * t72;
-    let t147 = s_q12 * t82 + c_q12 * t83;
-    let t148 = s_q12 * t98 + c_q12 * t100;
-    let t149 = -0.05145 * t22;
-    let t150 = s_q15 * t65 + c_q15 * t67;
-    let t151 = s_q15 * t80 + c_q15 * t81;
-    let t152 = s_q15 * t93 + c_q15 * t95;
-    let t153 = 0.05145 * t20;
-    let t154 = s_q18 * t60 + c_q18 * t62;
-    let t155 = s_q18 * t78 + c_q18 * t79;
-    let t156 = s_q18 * t88 + c_q18 * t90;
-    let t157 = -0.05145 * t18;
-    let t158 = t10 * c_q7 + t11 * s_q7;
-    let t159 = t11 * c_q7 - t10 * s_q7;
-    let t160 = t13 * c_q7 + t14 * s_q7;
-    let t161 = t14 * c_q7 - t13 * s_q7;
-    let t162 = t16 * c_q7 + t17 * s_q7;
-    let t163 = t17 * c_q7 - t16 * s_q7;
-    let t164 = t9 * c_q8 - s_q8 * t159;
-    let t165 = t9 * s_q8 + c_q8 * t159;
-    let t166 = t12 * c_q8 - s_q8 * t161;
-    let t167 = t12 * s_q8 + c_q8 * t161;
-    let t168 = t15 * c_q8 - s_q8 * t163;
-    let t169 = t15 * s_q8 + c_q8 * t163;
-    let t170 = c_q9 * t164 - s_q9 * t165;
-    let t171 = s_q9 * t164 + c_q9 * t165;
-    let t172 = c_q9 * t166 - s_q9 * t167;
-    let t173 = s_q9 * t166 + c_q9 * t167;
-    let t174 = c_q9 * t168 - s_q9 * t169;
-    let t175 = s_q9 * t168 + c_q9 * t169;
-    let t176 = t10 * c_q10 + t11 * s_q10;
-    let t177 = t11 * c_q10 - t10 * s_q10;
-    let t178 = t13 * c_q10 + t14 * s_q10;
-    let t179 = t14 * c_q10 - t13 * s_q10;
-    let t180 = t16 * c_q10 + t17 * s_q10;
-    let t181 = t17 * c_q10 - t16 * s_q10;
-    let t182 = t9 * c_q11 - s_q11 * t177;
-    let t183 = t9 * s_q11 + c_q11 * t177;
-    let t184 = t12 * c_q11 - s_q11 * t179;
-    let t185 = t12 * s_q11 + c_q11 * t179;
-    let t186 = t15 * c_q11 - s_q11 * t181;
-    let t187 = t15 * s_q11 + c_q11 * t181;
-    let t188 = c_q12 * t182 - s_q12 * t183;
-    let t189 = s_q12 * t182 + c_q12 * t183;
-    let t190 = c_q12 * t184 - s_q12 * t185;
-    let t191 = s_q12 * t184 + c_q12 * t185;
-    let t192 = c_q12 * t186 - s_q12 * t187;
-    let t193 = s_q12 * t186 + c_q12 * t187;
-    let t194 = t10 * c_q13 + t11 * s_q13;
-    let t195 = t11 * c_q13 - t10 * s_q13;
-    let t196 = t13 * c_q13 + t14 * s_q13;
-    let t197 = t14 * c_q13 - t13 * s_q13;
-    let t198 = t16 * c_q13 + t17 * s_q13;
-    let t199 = t17 * c_q13 - t16 * s_q13;
-    let t200 = t9 * c_q14 - s_q14 * t195;
-    let t201 = t9 * s_q14 + c_q14 * t195;
-    let t202 = t12 * c_q14 - s_q14 * t197;
-    let t203 = t12 * s_q14 + c_q14 * t197;
-    let t204 = t15 * c_q14 - s_q14 * t199;
-    let t205 = t15 * s_q14 + c_q14 * t199;
-    let t206 = c_q15 * t200 - s_q15 * t201;
-    let t207 = s_q15 * t200 + c_q15 * t201;
-    let t208 = c_q15 * t202 - s_q15 * t203;
-    let t209 = s_q15 * t202 + c_q15 * t203;
-    let t210 = c_q15 * t204 - s_q15 * t205;
-    let t211 = s_q15 * t204 + c_q15 * t205;
-    let t212 = t10 * c_q16 + t11 * s_q16;
-    let t213 = t11 * c_q16 - t10 * s_q16;
-    let t214 = t13 * c_q16 + t14 * s_q16;
-    let t215 = t14 * c_q16 - t13 * s_q16;
-    let t216 = t16 * c_q16 + t17 * s_q16;
-    let t217 = t17 * c_q16 - t16 * s_q16;
-    let t218 = t9 * c_q17 - s_q17 * t213;
-    let t219 = t9 * s_q17 + c_q17 * t213;
-    let t220 = t12 * c_q17 - s_q17 * t215;
-    let t221 = t12 * s_q17 + c_q17 * t215;
-    let t222 = t15 * c_q17 - s_q17 * t217;
-    let t223 = t15 * s_q17 + c_q17 * t217;
-    let t224 = c_q18 * t218 - s_q18 * t219;
-    let t225 = s_q18 * t218 + c_q18 * t219;
-    let t226 = c_q18 * t220 - s_q18 * t221;
-    let t227 = s_q18 * t220 + c_q18 * t221;
-    let t228 = c_q18 * t222 - s_q18 * t223;
-    let t229 = s_q18 * t222 + c_q18 * t223;
-    let t230 = c_q7 * t158;
-    let t231 = t230 - s_q7 * t159;
-    let t232 = c_q7 * t160;
-    let t233 = t232 - s_q7 * t161;
-    let t234 = c_q7 * t162;
-    let t235 = t234 - s_q7 * t163;
-    let t236 = s_q7 * t158;
-    let t237 = t236 + c_q7 * t159;
-    let t238 = s_q7 * t160;
-    let t239 = t238 + c_q7 * t161;
-    let t240 = s_q7 * t162;
-    let t241 = t240 + c_q7 * t163;
-    let t242 = c_q8 * t164 + s_q8 * t165;
-    let t243 = c_q8 * t166 + s_q8 * t167;
-    let t244 = c_q8 * t168 + s_q8 * t169;
-    let t245 = t230 + t38 * t164 - t39 * t165;
-    let t246 = t232 + t38 * t166 - t39 * t167;
-    let t247 = t234 + t38 * t168 - t39 * t169;
-    let t248 = t236 + t55 * t165 - t54 * t164;
-    let t249 = t238 + t55 * t167 - t54 * t166;
-    let t250 = t240 + t55 * t169 - t54 * t168;
-    let t251 = t24 * t170 + t25 * t171;
-    let t252 = t24 * t172 + t25 * t173;
-    let t253 = t24 * t174 + t25 * t175;
-    let t254 = t230 + t40 * t170 + t41 * t171;
-    let t255 = t232 + t40 * t172 + t41 * t173;
-    let t256 = t234 + t40 * t174 + t41 * t175;
-    let t257 = t236 + t57 * t171 - t56 * t170;
-    let t258 = t238 + t57 * t173 - t56 * t172;
-    let t259 = t240 + t57 * t175 - t56 * t174;
-    let t260 = c_q10 * t176;
-    let t261 = t260 - s_q10 * t177;
-    let t262 = c_q10 * t178;
-    let t263 = t262 - s_q10 * t179;
-    let t264 = c_q10 * t180;
-    let t265 = t264 - s_q10 * t181;
-    let t266 = s_q10 * t176;
-    let t267 = t266 + c_q10 * t177;
-    let t268 = s_q10 * t178;
-    let t269 = t268 + c_q10 * t179;
-    let t270 = s_q10 * t180;
-    let t271 = t270 + c_q10 * t181;
-    let t272 = c_q11 * t182 + s_q11 * t183;
-    let t273 = c_q11 * t184 + s_q11 * t185;
-    let t274 = c_q11 * t186 + s_q11 * t187;
-    let t275 = t260 + t34 * t182 - t35 * t183;
-    let t276 = t262 + t34 * t184 - t35 * t185;
-    let t277 = t264 + t34 * t186 - t35 * t187;
-    let t278 = t266 + t51 * t183 - t50 * t182;
-    let t279 = t268 + t51 * t185 - t50 * t184;
-    let t280 = t270 + t51 * t187 - t50 * t186;
-    let t281 = t22 * t188 + t23 * t189;
-    let t282 = t22 * t190 + t23 * t191;
-    let t283 = t22 * t192 + t23 * t193;
-    let t284 = t260 + t36 * t188 + t37 * t189;
-    let t285 = t262 + t36 * t190 + t37 * t191;
-    let t286 = t264 + t36 * t192 + t37 * t193;
-    let t287 = t266 + t53 * t189 - t52 * t188;
-    let t288 = t268 + t53 * t191 - t52 * t190;
-    let t289 = t270 + t53 * t193 - t52 * t192;
-    let t290 = c_q13 * t194;
-    let t291 = t290 - s_q13 * t195;
-    let t292 = c_q13 * t196;
-    let t293 = t292 - s_q13 * t197;
-    let t294 = c_q13 * t198;
-    let t295 = t294 - s_q13 * t199;
-    let t296 = s_q13 * t194;
-    let t297 = t296 + c_q13 * t195;
-    let t298 = s_q13 * t196;
-    let t299 = t298 + c_q13 * t197;
-    let t300 = s_q13 * t198;
-    let t301 = t300 + c_q13 * t199;
-    let t302 = c_q14 * t200 + s_q14 * t201;
-    let t303 = c_q14 * t202 + s_q14 * t203;
-    let t304 = c_q14 * t204 + s_q14 * t205;
-    let t305 = t290 + t30 * t200 - t31 * t201;
-    let t306 = t292 + t30 * t202 - t31 * t203;
-    let t307 = t294 + t30 * t204 - t31 * t205;
-    let t308 = t296 + t47 * t201 - t46 * t200;
-    let t309 = t298 + t47 * t203 - t46 * t202;
-    let t310 = t300 + t47 * t205 - t46 * t204;
-    let t311 = t20 * t206 + t21 * t207;
-    let t312 = t20 * t208 + t21 * t209;
-    let t313 = t20 * t210 + t21 * t211;
-    let t314 = t290 + t32 * t206 + t33 * t207;
-    let t315 = t292 + t32 * t208 + t33 * t209;
-    let t316 = t294 + t32 * t210 + t33 * t211;
-    let t317 = t296 + t49 * t207 - t48 * t206;
-    let t318 = t298 + t49 * t209 - t48 * t208;
-    let t319 = t300 + t49 * t211 - t48 * t210;
-    let t320 = c_q16 * t212;
-    let t321 = t320 - s_q16 * t213;
-    let t322 = c_q16 * t214;
-    let t323 = t322 - s_q16 * t215;
-    let t324 = c_q16 * t216;
-    let t325 = t324 - s_q16 * t217;
-    let t326 = s_q16 * t212;
-    let t327 = t326 + c_q16 * t213;
-    let t328 = s_q16 * t214;
-    let t329 = t328 + c_q16 * t215;
-    let t330 = s_q16 * t216;
-    let t331 = t330 + c_q16 * t217;
-    let t332 = c_q17 * t218 + s_q17 * t219;
-    let t333 = c_q17 * t220 + s_q17 * t221;
-    let t334 = c_q17 * t222 + s_q17 * t223;
-    let t335 = t320 + t26 * t218 - t27 * t219;
-    let t336 = t322 + t26 * t220 - t27 * t221;
-    let t337 = t324 + t26 * t222 - t27 * t223;
-    let t338 = t326 + t43 * t219 - t42 * t218;
-    let t339 = t328 + t43 * t221 - t42 * t220;
-    let t340 = t330 + t43 * t223 - t42 * t222;
-    let t341 = t18 * t224 + t19 * t225;
-    let t342 = t18 * t226 + t19 * t227;
-    let t343 = t18 * t228 + t19 * t229;
-    let t344 = t320 + t28 * t224 + t29 * t225;
-    let t345 = t322 + t28 * t226 + t29 * t227;
-    let t346 = t324 + t28 * t228 + t29 * t229;
-    let t347 = t326 + t45 * t225 - t44 * t224;
-    let t348 = t328 + t45 * t227 - t44 * t226;
-    let t349 = t330 + t45 * t229 - t44 * t228;
+    let vt22 = pair(c_q11, c_q14) * pair(c_q12, c_q15)
+        - pair(s_q11, s_q14) * pair(s_q12, s_q15);
+    let vt23 = pair(c_q11, c_q14) * pair(s_q12, s_q15)
+        + pair(s_q11, s_q14) * pair(c_q12, c_q15);
+    let vt24 = pair(c_q8, c_q17) * pair(c_q9, c_q18)
+        - pair(s_q8, s_q17) * pair(s_q9, s_q18);
+    let vt25 = pair(c_q8, c_q17) * pair(s_q9, s_q18)
+        + pair(s_q8, s_q17) * pair(c_q9, c_q18);
+    let vt34 = pair(s_q10, s_q13) * pair(s_q11, s_q14);
+    let vt35 = pair(s_q10, s_q13) * pair(c_q11, c_q14);
+    let vt36 = pair(c_q12, c_q15) * vt34 + pair(s_q12, s_q15) * vt35;
+    let vt37 = pair(s_q12, s_q15) * vt34 - pair(c_q12, c_q15) * vt35;
+    let vt38 = pair(s_q7, s_q16) * pair(s_q8, s_q17);
+    let vt39 = pair(s_q7, s_q16) * pair(c_q8, c_q17);
+    let vt40 = pair(c_q9, c_q18) * vt38 + pair(s_q9, s_q18) * vt39;
+    let vt41 = pair(s_q9, s_q18) * vt38 - pair(c_q9, c_q18) * vt39;
+    let vt50 = pair(c_q10, c_q13) * pair(s_q11, s_q14);
+    let vt51 = pair(c_q10, c_q13) * pair(c_q11, c_q14);
+    let vt52 = pair(c_q12, c_q15) * vt50 + pair(s_q12, s_q15) * vt51;
+    let vt53 = pair(c_q12, c_q15) * vt51 - pair(s_q12, s_q15) * vt50;
+    let vt54 = pair(c_q7, c_q16) * pair(s_q8, s_q17);
+    let vt55 = pair(c_q7, c_q16) * pair(c_q8, c_q17);
+    let vt56 = pair(c_q9, c_q18) * vt54 + pair(s_q9, s_q18) * vt55;
+    let vt57 = pair(c_q9, c_q18) * vt55 - pair(s_q9, s_q18) * vt54;
+    let vt68 = pair(-0.0875, 0.0875) * pair(c_q10, c_q13) - pair(0.014, -0.014);
+    let vt69 = pair(s_q11, s_q14) * vt68;
+    let vt70 = pair(0.03745, -0.03745) * pair(s_q11, s_q14) - vt69;
+    let vt71 = pair(c_q11, c_q14) * vt68;
+    let vt72 = vt71 - pair(0.03745, -0.03745) * pair(c_q11, c_q14);
+    let vt73 = pair(0.0875, -0.0875) * pair(c_q7, c_q16) + pair(0.014, -0.014);
+    let vt74 = pair(s_q8, s_q17) * vt73;
+    let vt75 = pair(-0.03745, 0.03745) * pair(s_q8, s_q17) - vt74;
+    let vt76 = pair(c_q8, c_q17) * vt73;
+    let vt77 = pair(0.03745, -0.03745) * pair(c_q8, c_q17) + vt76;
+    let vt82 = pair(0.1946, -0.1946) * vt50 - pair(0.16, 0.16) * pair(c_q10, c_q13)
+        - pair(0.05145, -0.05145) * vt35;
+    let vt83 = pair(-0.05145, 0.05145) * vt34 - pair(0.1946, -0.1946) * vt51;
+    let vt84 = pair(0.05145, -0.05145) * vt39 + pair(0.1946, -0.1946) * vt54
+        - pair(0.16, 0.16) * pair(c_q7, c_q16);
+    let vt85 = pair(0.05145, -0.05145) * vt38 - pair(0.1946, -0.1946) * vt55;
+    let vt96 = pair(0.014, -0.014) * pair(c_q10, c_q13) + pair(0.0875, -0.0875);
+    let vt97 = pair(0.1946, -0.1946) * vt34 + pair(c_q11, c_q14) * vt96;
+    let vt98 = pair(0.03745, -0.03745) * vt51 + vt97
+        - pair(0.16, 0.16) * pair(s_q10, s_q13);
+    let vt99 = pair(s_q11, s_q14) * vt96 - pair(0.1946, -0.1946) * vt35;
+    let vt100 = pair(0.03745, -0.03745) * vt50 + vt99;
+    let vt101 = pair(-0.014, 0.014) * pair(c_q7, c_q16) - pair(0.0875, -0.0875);
+    let vt102 = pair(0.1946, -0.1946) * vt38 + pair(c_q8, c_q17) * vt101;
+    let vt103 = vt102 - pair(0.16, 0.16) * pair(s_q7, s_q16)
+        - pair(0.03745, -0.03745) * vt55;
+    let vt104 = pair(s_q8, s_q17) * vt101 - pair(0.1946, -0.1946) * vt39;
+    let vt105 = vt104 - pair(0.03745, -0.03745) * vt54;
+    let vt108 = pair(0.16, 0.16) * pair(c_q11, c_q14)
+        - pair(0.0875, -0.0875) * pair(s_q10, s_q13);
+    let vt109 = pair(0.0875, -0.0875) * pair(s_q7, s_q16)
+        + pair(0.16, 0.16) * pair(c_q8, c_q17);
+    let vt112 = pair(c_q12, c_q15) * vt70 - pair(s_q12, s_q15) * vt72;
+    let vt113 = pair(c_q9, c_q18) * vt75 - pair(s_q9, s_q18) * vt77;
+    let vt116 = pair(0.16, 0.16) * vt34 - pair(0.1946, -0.1946) * pair(s_q10, s_q13);
+    let vt117 = pair(0.16, 0.16) * vt38 - pair(0.1946, -0.1946) * pair(s_q7, s_q16);
+    let vt124 = pair(0.1946, -0.1946) * vt50 - pair(0.014, -0.014) * vt35;
+    let vt125 = pair(-0.014, 0.014) * vt34 - pair(0.1946, -0.1946) * vt51;
+    let vt126 = pair(c_q12, c_q15) * vt82 - pair(s_q12, s_q15) * vt83;
+    let vt127 = pair(0.014, -0.014) * vt39 + pair(0.1946, -0.1946) * vt54;
+    let vt128 = pair(0.014, -0.014) * vt38 - pair(0.1946, -0.1946) * vt55;
+    let vt129 = pair(c_q9, c_q18) * vt84 - pair(s_q9, s_q18) * vt85;
+    let vt132 = pair(0.1946, -0.1946) * pair(c_q10, c_q13) - pair(0.16, 0.16) * vt50;
+    let vt133 = pair(0.1946, -0.1946) * pair(c_q7, c_q16) - pair(0.16, 0.16) * vt54;
+    let vt136 = pair(c_q12, c_q15) * vt98 - pair(s_q12, s_q15) * vt100;
+    let vt137 = pair(c_q9, c_q18) * vt103 - pair(s_q9, s_q18) * vt105;
+    let vt138 = pair(-0.05145, 0.05145) * vt25;
+    let vt139 = pair(0.05145, -0.05145) * vt23;
+    let vt142 = pair(s_q9, s_q18) * vt75 + pair(c_q9, c_q18) * vt77;
+    let vt143 = pair(s_q9, s_q18) * vt84 + pair(c_q9, c_q18) * vt85;
+    let vt144 = pair(s_q9, s_q18) * vt103 + pair(c_q9, c_q18) * vt105;
+    let vt145 = pair(0.05145, -0.05145) * vt24;
+    let vt146 = pair(s_q12, s_q15) * vt70 + pair(c_q12, c_q15) * vt72;
+    let vt147 = pair(s_q12, s_q15) * vt82 + pair(c_q12, c_q15) * vt83;
+    let vt148 = pair(s_q12, s_q15) * vt98 + pair(c_q12, c_q15) * vt100;
+    let vt149 = pair(-0.05145, 0.05145) * vt22;
+    let vt158 = pair(t10, t10) * pair(c_q7, c_q16) + pair(t11, t11) * pair(s_q7, s_q16);
+    let (t158, t212) = pair_lanes(vt158);
+    let vt159 = pair(t11, t11) * pair(c_q7, c_q16) - pair(t10, t10) * pair(s_q7, s_q16);
+    let vt160 = pair(t13, t13) * pair(c_q7, c_q16) + pair(t14, t14) * pair(s_q7, s_q16);
+    let (t160, t214) = pair_lanes(vt160);
+    let vt161 = pair(t14, t14) * pair(c_q7, c_q16) - pair(t13, t13) * pair(s_q7, s_q16);
+    let vt162 = pair(t16, t16) * pair(c_q7, c_q16) + pair(t17, t17) * pair(s_q7, s_q16);
+    let (t162, t216) = pair_lanes(vt162);
+    let vt163 = pair(t17, t17) * pair(c_q7, c_q16) - pair(t16, t16) * pair(s_q7, s_q16);
+    let vt164 = pair(t9, t9) * pair(c_q8, c_q17) - pair(s_q8, s_q17) * vt159;
+    let vt165 = pair(t9, t9) * pair(s_q8, s_q17) + pair(c_q8, c_q17) * vt159;
+    let vt166 = pair(t12, t12) * pair(c_q8, c_q17) - pair(s_q8, s_q17) * vt161;
+    let vt167 = pair(t12, t12) * pair(s_q8, s_q17) + pair(c_q8, c_q17) * vt161;
+    let vt168 = pair(t15, t15) * pair(c_q8, c_q17) - pair(s_q8, s_q17) * vt163;
+    let vt169 = pair(t15, t15) * pair(s_q8, s_q17) + pair(c_q8, c_q17) * vt163;
+    let vt170 = pair(c_q9, c_q18) * vt164 - pair(s_q9, s_q18) * vt165;
+    let vt171 = pair(s_q9, s_q18) * vt164 + pair(c_q9, c_q18) * vt165;
+    let vt172 = pair(c_q9, c_q18) * vt166 - pair(s_q9, s_q18) * vt167;
+    let vt173 = pair(s_q9, s_q18) * vt166 + pair(c_q9, c_q18) * vt167;
+    let vt174 = pair(c_q9, c_q18) * vt168 - pair(s_q9, s_q18) * vt169;
+    let vt175 = pair(s_q9, s_q18) * vt168 + pair(c_q9, c_q18) * vt169;
+    let vt176 = pair(t10, t10) * pair(c_q10, c_q13)
+        + pair(t11, t11) * pair(s_q10, s_q13);
+    let (t176, t194) = pair_lanes(vt176);
+    let vt177 = pair(t11, t11) * pair(c_q10, c_q13)
+        - pair(t10, t10) * pair(s_q10, s_q13);
+    let vt178 = pair(t13, t13) * pair(c_q10, c_q13)
+        + pair(t14, t14) * pair(s_q10, s_q13);
+    let (t178, t196) = pair_lanes(vt178);
+    let vt179 = pair(t14, t14) * pair(c_q10, c_q13)
+        - pair(t13, t13) * pair(s_q10, s_q13);
+    let vt180 = pair(t16, t16) * pair(c_q10, c_q13)
+        + pair(t17, t17) * pair(s_q10, s_q13);
+    let (t180, t198) = pair_lanes(vt180);
+    let vt181 = pair(t17, t17) * pair(c_q10, c_q13)
+        - pair(t16, t16) * pair(s_q10, s_q13);
+    let vt182 = pair(t9, t9) * pair(c_q11, c_q14) - pair(s_q11, s_q14) * vt177;
+    let vt183 = pair(t9, t9) * pair(s_q11, s_q14) + pair(c_q11, c_q14) * vt177;
+    let vt184 = pair(t12, t12) * pair(c_q11, c_q14) - pair(s_q11, s_q14) * vt179;
+    let vt185 = pair(t12, t12) * pair(s_q11, s_q14) + pair(c_q11, c_q14) * vt179;
+    let vt186 = pair(t15, t15) * pair(c_q11, c_q14) - pair(s_q11, s_q14) * vt181;
+    let vt187 = pair(t15, t15) * pair(s_q11, s_q14) + pair(c_q11, c_q14) * vt181;
+    let vt188 = pair(c_q12, c_q15) * vt182 - pair(s_q12, s_q15) * vt183;
+    let vt189 = pair(s_q12, s_q15) * vt182 + pair(c_q12, c_q15) * vt183;
+    let vt190 = pair(c_q12, c_q15) * vt184 - pair(s_q12, s_q15) * vt185;
+    let vt191 = pair(s_q12, s_q15) * vt184 + pair(c_q12, c_q15) * vt185;
+    let vt192 = pair(c_q12, c_q15) * vt186 - pair(s_q12, s_q15) * vt187;
+    let vt193 = pair(s_q12, s_q15) * vt186 + pair(c_q12, c_q15) * vt187;
+    let vt230 = pair(c_q7, c_q16) * vt158;
+    let vt231 = vt230 - pair(s_q7, s_q16) * vt159;
+    let (t231, t321) = pair_lanes(vt231);
+    let vt232 = pair(c_q7, c_q16) * vt160;
+    let vt233 = vt232 - pair(s_q7, s_q16) * vt161;
+    let (t233, t323) = pair_lanes(vt233);
+    let vt234 = pair(c_q7, c_q16) * vt162;
+    let vt235 = vt234 - pair(s_q7, s_q16) * vt163;
+    let (t235, t325) = pair_lanes(vt235);
+    let vt236 = pair(s_q7, s_q16) * vt158;
+    let vt237 = vt236 + pair(c_q7, c_q16) * vt159;
+    let (t237, t327) = pair_lanes(vt237);
+    let vt238 = pair(s_q7, s_q16) * vt160;
+    let vt239 = vt238 + pair(c_q7, c_q16) * vt161;
+    let (t239, t329) = pair_lanes(vt239);
+    let vt240 = pair(s_q7, s_q16) * vt162;
+    let vt241 = vt240 + pair(c_q7, c_q16) * vt163;
+    let (t241, t331) = pair_lanes(vt241);
+    let vt242 = pair(c_q8, c_q17) * vt164 + pair(s_q8, s_q17) * vt165;
+    let (t242, t332) = pair_lanes(vt242);
+    let vt243 = pair(c_q8, c_q17) * vt166 + pair(s_q8, s_q17) * vt167;
+    let (t243, t333) = pair_lanes(vt243);
+    let vt244 = pair(c_q8, c_q17) * vt168 + pair(s_q8, s_q17) * vt169;
+    let (t244, t334) = pair_lanes(vt244);
+    let vt245 = vt230 + vt38 * vt164 - vt39 * vt165;
+    let (t245, t335) = pair_lanes(vt245);
+    let vt246 = vt232 + vt38 * vt166 - vt39 * vt167;
+    let (t246, t336) = pair_lanes(vt246);
+    let vt247 = vt234 + vt38 * vt168 - vt39 * vt169;
+    let (t247, t337) = pair_lanes(vt247);
+    let vt248 = vt236 + vt55 * vt165 - vt54 * vt164;
+    let (t248, t338) = pair_lanes(vt248);
+    let vt249 = vt238 + vt55 * vt167 - vt54 * vt166;
+    let (t249, t339) = pair_lanes(vt249);
+    let vt250 = vt240 + vt55 * vt169 - vt54 * vt168;
+    let (t250, t340) = pair_lanes(vt250);
+    let vt251 = vt24 * vt170 + vt25 * vt171;
+    let (t251, t341) = pair_lanes(vt251);
+    let vt252 = vt24 * vt172 + vt25 * vt173;
+    let (t252, t342) = pair_lanes(vt252);
+    let vt253 = vt24 * vt174 + vt25 * vt175;
+    let (t253, t343) = pair_lanes(vt253);
+    let vt254 = vt230 + vt40 * vt170 + vt41 * vt171;
+    let (t254, t344) = pair_lanes(vt254);
+    let vt255 = vt232 + vt40 * vt172 + vt41 * vt173;
+    let (t255, t345) = pair_lanes(vt255);
+    let vt256 = vt234 + vt40 * vt174 + vt41 * vt175;
+    let (t256, t346) = pair_lanes(vt256);
+    let vt257 = vt236 + vt57 * vt171 - vt56 * vt170;
+    let (t257, t347) = pair_lanes(vt257);
+    let vt258 = vt238 + vt57 * vt173 - vt56 * vt172;
+    let (t258, t348) = pair_lanes(vt258);
+    let vt259 = vt240 + vt57 * vt175 - vt56 * vt174;
+    let (t259, t349) = pair_lanes(vt259);
+    let vt260 = pair(c_q10, c_q13) * vt176;
+    let vt261 = vt260 - pair(s_q10, s_q13) * vt177;
+    let (t261, t291) = pair_lanes(vt261);
+    let vt262 = pair(c_q10, c_q13) * vt178;
+    let vt263 = vt262 - pair(s_q10, s_q13) * vt179;
+    let (t263, t293) = pair_lanes(vt263);
+    let vt264 = pair(c_q10, c_q13) * vt180;
+    let vt265 = vt264 - pair(s_q10, s_q13) * vt181;
+    let (t265, t295) = pair_lanes(vt265);
+    let vt266 = pair(s_q10, s_q13) * vt176;
+    let vt267 = vt266 + pair(c_q10, c_q13) * vt177;
+    let (t267, t297) = pair_lanes(vt267);
+    let vt268 = pair(s_q10, s_q13) * vt178;
+    let vt269 = vt268 + pair(c_q10, c_q13) * vt179;
+    let (t269, t299) = pair_lanes(vt269);
+    let vt270 = pair(s_q10, s_q13) * vt180;
+    let vt271 = vt270 + pair(c_q10, c_q13) * vt181;
+    let (t271, t301) = pair_lanes(vt271);
+    let vt272 = pair(c_q11, c_q14) * vt182 + pair(s_q11, s_q14) * vt183;
+    let (t272, t302) = pair_lanes(vt272);
+    let vt273 = pair(c_q11, c_q14) * vt184 + pair(s_q11, s_q14) * vt185;
+    let (t273, t303) = pair_lanes(vt273);
+    let vt274 = pair(c_q11, c_q14) * vt186 + pair(s_q11, s_q14) * vt187;
+    let (t274, t304) = pair_lanes(vt274);
+    let vt275 = vt260 + vt34 * vt182 - vt35 * vt183;
+    let (t275, t305) = pair_lanes(vt275);
+    let vt276 = vt262 + vt34 * vt184 - vt35 * vt185;
+    let (t276, t306) = pair_lanes(vt276);
+    let vt277 = vt264 + vt34 * vt186 - vt35 * vt187;
+    let (t277, t307) = pair_lanes(vt277);
+    let vt278 = vt266 + vt51 * vt183 - vt50 * vt182;
+    let (t278, t308) = pair_lanes(vt278);
+    let vt279 = vt268 + vt51 * vt185 - vt50 * vt184;
+    let (t279, t309) = pair_lanes(vt279);
+    let vt280 = vt270 + vt51 * vt187 - vt50 * vt186;
+    let (t280, t310) = pair_lanes(vt280);
+    let vt281 = vt22 * vt188 + vt23 * vt189;
+    let (t281, t311) = pair_lanes(vt281);
+    let vt282 = vt22 * vt190 + vt23 * vt191;
+    let (t282, t312) = pair_lanes(vt282);
+    let vt283 = vt22 * vt192 + vt23 * vt193;
+    let (t283, t313) = pair_lanes(vt283);
+    let vt284 = vt260 + vt36 * vt188 + vt37 * vt189;
+    let (t284, t314) = pair_lanes(vt284);
+    let vt285 = vt262 + vt36 * vt190 + vt37 * vt191;
+    let (t285, t315) = pair_lanes(vt285);
+    let vt286 = vt264 + vt36 * vt192 + vt37 * vt193;
+    let (t286, t316) = pair_lanes(vt286);
+    let vt287 = vt266 + vt53 * vt189 - vt52 * vt188;
+    let (t287, t317) = pair_lanes(vt287);
+    let vt288 = vt268 + vt53 * vt191 - vt52 * vt190;
+    let (t288, t318) = pair_lanes(vt288);
+    let vt289 = vt270 + vt53 * vt193 - vt52 * vt192;
+    let (t289, t319) = pair_lanes(vt289);
+    let vo111 = pair(0.0875, -0.0875) * vt237;
+    let (o111, o1083) = pair_lanes(vo111);
+    let vo112 = pair(-0.1946, 0.1946) * vt237;
+    let (o112, o1084) = pair_lanes(vo112);
+    let vo113 = pair(0.1946, -0.1946) * vt231 - pair(0.0875, -0.0875) * pair(t9, t9);
+    let (o113, o1085) = pair_lanes(vo113);
+    let vo129 = pair(0.0875, -0.0875) * vt239;
+    let (o129, o1101) = pair_lanes(vo129);
+    let vo130 = pair(-0.1946, 0.1946) * vt239;
+    let (o130, o1102) = pair_lanes(vo130);
+    let vo131 = pair(0.1946, -0.1946) * vt233 - pair(0.0875, -0.0875) * pair(t12, t12);
+    let (o131, o1103) = pair_lanes(vo131);
+    let vo147 = pair(0.0875, -0.0875) * vt241;
+    let (o147, o1119) = pair_lanes(vo147);
+    let vo148 = pair(-0.1946, 0.1946) * vt241;
+    let (o148, o1120) = pair_lanes(vo148);
+    let vo149 = pair(0.1946, -0.1946) * vt235 - pair(0.0875, -0.0875) * pair(t15, t15);
+    let (o149, o1121) = pair_lanes(vo149);
+    let vo219 = pair(0.0875, -0.0875) * vt236 + vt76 * vt165 - vt74 * vt164;
+    let (o219, o1191) = pair_lanes(vo219);
+    let vo220 = vt127 * vt164 + vt128 * vt165 - pair(0.1946, -0.1946) * vt236;
+    let (o220, o1192) = pair_lanes(vo220);
+    let vo221 = pair(0.1946, -0.1946) * vt230 + vt102 * vt164 + vt104 * vt165;
+    let (o221, o1193) = pair_lanes(vo221);
+    let vo222 = pair(0.014, 0.014)
+        * (pair(c_q8, -c_q17) * vt165 - pair(s_q8, -s_q17) * vt164);
+    let (o222, o1203) = pair_lanes(vo222);
+    let vo237 = pair(0.0875, -0.0875) * vt238 + vt76 * vt167 - vt74 * vt166;
+    let (o237, o1209) = pair_lanes(vo237);
+    let vo238 = vt127 * vt166 + vt128 * vt167 - pair(0.1946, -0.1946) * vt238;
+    let (o238, o1210) = pair_lanes(vo238);
+    let vo239 = pair(0.1946, -0.1946) * vt232 + vt102 * vt166 + vt104 * vt167;
+    let (o239, o1211) = pair_lanes(vo239);
+    let vo240 = pair(0.014, 0.014)
+        * (pair(c_q8, -c_q17) * vt167 - pair(s_q8, -s_q17) * vt166);
+    let (o240, o1221) = pair_lanes(vo240);
+    let vo255 = pair(0.0875, -0.0875) * vt240 + vt76 * vt169 - vt74 * vt168;
+    let (o255, o1227) = pair_lanes(vo255);
+    let vo256 = vt127 * vt168 + vt128 * vt169 - pair(0.1946, -0.1946) * vt240;
+    let (o256, o1228) = pair_lanes(vo256);
+    let vo257 = pair(0.1946, -0.1946) * vt234 + vt102 * vt168 + vt104 * vt169;
+    let (o257, o1229) = pair_lanes(vo257);
+    let vo258 = pair(0.014, 0.014)
+        * (pair(c_q8, -c_q17) * vt169 - pair(s_q8, -s_q17) * vt168);
+    let (o258, o1239) = pair_lanes(vo258);
+    let vo327 = vt113 * vt170 + vt109 * vt158 + vt142 * vt171;
+    let (o327, o1299) = pair_lanes(vo327);
+    let vo328 = vt129 * vt170 + vt117 * vt158 + vt143 * vt171;
+    let (o328, o1300) = pair_lanes(vo328);
+    let vo329 = vt137 * vt170 + vt133 * vt158 + vt144 * vt171;
+    let (o329, o1301) = pair_lanes(vo329);
+    let vo330 = vt138 * vt170 + vt145 * vt171
+        + pair(0.16, 0.16) * pair(c_q8, c_q17) * vt158;
+    let (o330, o1311) = pair_lanes(vo330);
+    let vo331 = pair(-0.16, -0.16)
+        * (pair(c_q9, c_q18) * vt170 + pair(s_q9, s_q18) * vt171);
+    let (o331, o1312) = pair_lanes(vo331);
+    let vo345 = vt113 * vt172 + vt109 * vt160 + vt142 * vt173;
+    let (o345, o1317) = pair_lanes(vo345);
+    let vo346 = vt129 * vt172 + vt117 * vt160 + vt143 * vt173;
+    let (o346, o1318) = pair_lanes(vo346);
+    let vo347 = vt137 * vt172 + vt133 * vt160 + vt144 * vt173;
+    let (o347, o1319) = pair_lanes(vo347);
+    let vo348 = vt138 * vt172 + vt145 * vt173
+        + pair(0.16, 0.16) * pair(c_q8, c_q17) * vt160;
+    let (o348, o1329) = pair_lanes(vo348);
+    let vo349 = pair(-0.16, -0.16)
+        * (pair(c_q9, c_q18) * vt172 + pair(s_q9, s_q18) * vt173);
+    let (o349, o1330) = pair_lanes(vo349);
+    let vo363 = vt113 * vt174 + vt109 * vt162 + vt142 * vt175;
+    let (o363, o1335) = pair_lanes(vo363);
+    let vo364 = vt129 * vt174 + vt117 * vt162 + vt143 * vt175;
+    let (o364, o1336) = pair_lanes(vo364);
+    let vo365 = vt137 * vt174 + vt133 * vt162 + vt144 * vt175;
+    let (o365, o1337) = pair_lanes(vo365);
+    let vo366 = vt138 * vt174 + vt145 * vt175
+        + pair(0.16, 0.16) * pair(c_q8, c_q17) * vt162;
+    let (o366, o1347) = pair_lanes(vo366);
+    let vo367 = pair(-0.16, -0.16)
+        * (pair(c_q9, c_q18) * vt174 + pair(s_q9, s_q18) * vt175);
+    let (o367, o1348) = pair_lanes(vo367);
+    let vo435 = pair(-0.0875, 0.0875) * vt267;
+    let (o435, o759) = pair_lanes(vo435);
+    let vo436 = pair(-0.1946, 0.1946) * vt267;
+    let (o436, o760) = pair_lanes(vo436);
+    let vo437 = pair(0.0875, -0.0875) * pair(t9, t9) + pair(0.1946, -0.1946) * vt261;
+    let (o437, o761) = pair_lanes(vo437);
+    let vo453 = pair(-0.0875, 0.0875) * vt269;
+    let (o453, o777) = pair_lanes(vo453);
+    let vo454 = pair(-0.1946, 0.1946) * vt269;
+    let (o454, o778) = pair_lanes(vo454);
+    let vo455 = pair(0.0875, -0.0875) * pair(t12, t12) + pair(0.1946, -0.1946) * vt263;
+    let (o455, o779) = pair_lanes(vo455);
+    let vo471 = pair(-0.0875, 0.0875) * vt271;
+    let (o471, o795) = pair_lanes(vo471);
+    let vo472 = pair(-0.1946, 0.1946) * vt271;
+    let (o472, o796) = pair_lanes(vo472);
+    let vo473 = pair(0.0875, -0.0875) * pair(t15, t15) + pair(0.1946, -0.1946) * vt265;
+    let (o473, o797) = pair_lanes(vo473);
+    let vo543 = vt71 * vt183 - pair(0.0875, -0.0875) * vt266 - vt69 * vt182;
+    let (o543, o867) = pair_lanes(vo543);
+    let vo544 = vt124 * vt182 + vt125 * vt183 - pair(0.1946, -0.1946) * vt266;
+    let (o544, o868) = pair_lanes(vo544);
+    let vo545 = pair(0.1946, -0.1946) * vt260 + vt97 * vt182 + vt99 * vt183;
+    let (o545, o869) = pair_lanes(vo545);
+    let vo549 = pair(0.014, 0.014)
+        * (pair(s_q11, -s_q14) * vt182 - pair(c_q11, -c_q14) * vt183);
+    let (o549, o876) = pair_lanes(vo549);
+    let vo561 = vt71 * vt185 - pair(0.0875, -0.0875) * vt268 - vt69 * vt184;
+    let (o561, o885) = pair_lanes(vo561);
+    let vo562 = vt124 * vt184 + vt125 * vt185 - pair(0.1946, -0.1946) * vt268;
+    let (o562, o886) = pair_lanes(vo562);
+    let vo563 = pair(0.1946, -0.1946) * vt262 + vt97 * vt184 + vt99 * vt185;
+    let (o563, o887) = pair_lanes(vo563);
+    let vo567 = pair(0.014, 0.014)
+        * (pair(s_q11, -s_q14) * vt184 - pair(c_q11, -c_q14) * vt185);
+    let (o567, o894) = pair_lanes(vo567);
+    let vo579 = vt71 * vt187 - pair(0.0875, -0.0875) * vt270 - vt69 * vt186;
+    let (o579, o903) = pair_lanes(vo579);
+    let vo580 = vt124 * vt186 + vt125 * vt187 - pair(0.1946, -0.1946) * vt270;
+    let (o580, o904) = pair_lanes(vo580);
+    let vo581 = pair(0.1946, -0.1946) * vt264 + vt97 * vt186 + vt99 * vt187;
+    let (o581, o905) = pair_lanes(vo581);
+    let vo585 = pair(0.014, 0.014)
+        * (pair(s_q11, -s_q14) * vt186 - pair(c_q11, -c_q14) * vt187);
+    let (o585, o912) = pair_lanes(vo585);
+    let vo651 = vt112 * vt188 + vt108 * vt176 + vt146 * vt189;
+    let (o651, o975) = pair_lanes(vo651);
+    let vo652 = vt126 * vt188 + vt116 * vt176 + vt147 * vt189;
+    let (o652, o976) = pair_lanes(vo652);
+    let vo653 = vt136 * vt188 + vt132 * vt176 + vt148 * vt189;
+    let (o653, o977) = pair_lanes(vo653);
+    let vo657 = vt139 * vt188 + vt149 * vt189
+        + pair(0.16, 0.16) * pair(c_q11, c_q14) * vt176;
+    let (o657, o984) = pair_lanes(vo657);
+    let vo658 = pair(-0.16, -0.16)
+        * (pair(c_q12, c_q15) * vt188 + pair(s_q12, s_q15) * vt189);
+    let (o658, o985) = pair_lanes(vo658);
+    let vo669 = vt112 * vt190 + vt108 * vt178 + vt146 * vt191;
+    let (o669, o993) = pair_lanes(vo669);
+    let vo670 = vt126 * vt190 + vt116 * vt178 + vt147 * vt191;
+    let (o670, o994) = pair_lanes(vo670);
+    let vo671 = vt136 * vt190 + vt132 * vt178 + vt148 * vt191;
+    let (o671, o995) = pair_lanes(vo671);
+    let vo675 = vt139 * vt190 + vt149 * vt191
+        + pair(0.16, 0.16) * pair(c_q11, c_q14) * vt178;
+    let (o675, o1002) = pair_lanes(vo675);
+    let vo676 = pair(-0.16, -0.16)
+        * (pair(c_q12, c_q15) * vt190 + pair(s_q12, s_q15) * vt191);
+    let (o676, o1003) = pair_lanes(vo676);
+    let vo687 = vt112 * vt192 + vt108 * vt180 + vt146 * vt193;
+    let (o687, o1011) = pair_lanes(vo687);
+    let vo688 = vt126 * vt192 + vt116 * vt180 + vt147 * vt193;
+    let (o688, o1012) = pair_lanes(vo688);
+    let vo689 = vt136 * vt192 + vt132 * vt180 + vt148 * vt193;
+    let (o689, o1013) = pair_lanes(vo689);
+    let vo693 = vt139 * vt192 + vt149 * vt193
+        + pair(0.16, 0.16) * pair(c_q11, c_q14) * vt180;
+    let (o693, o1020) = pair_lanes(vo693);
+    let vo694 = pair(-0.16, -0.16)
+        * (pair(c_q12, c_q15) * vt192 + pair(s_q12, s_q15) * vt193);
+    let (o694, o1021) = pair_lanes(vo694);
     [
         [
             [
@@ -7311,9 +7377,9 @@ fn body_jacobians_with_body(
                 t9,
                 t231,
                 t237,
-                0.0875 * t237,
-                -0.1946 * t237,
-                0.1946 * t231 - 0.0875 * t9,
+                o111,
+                o112,
+                o113,
                 0.0,
                 0.0,
                 0.0,
@@ -7331,9 +7397,9 @@ fn body_jacobians_with_body(
                 t12,
                 t233,
                 t239,
-                0.0875 * t239,
-                -0.1946 * t239,
-                0.1946 * t233 - 0.0875 * t12,
+                o129,
+                o130,
+                o131,
                 0.0,
                 0.0,
                 0.0,
@@ -7351,9 +7417,9 @@ fn body_jacobians_with_body(
                 t15,
                 t235,
                 t241,
-                0.0875 * t241,
-                -0.1946 * t241,
-                0.1946 * t235 - 0.0875 * t15,
+                o147,
+                o148,
+                o149,
                 0.0,
                 0.0,
                 0.0,
@@ -7433,10 +7499,10 @@ fn body_jacobians_with_body(
                 t242,
                 t245,
                 t248,
-                0.0875 * t236 + t76 * t165 - t74 * t164,
-                t127 * t164 + t128 * t165 - 0.1946 * t236,
-                0.1946 * t230 + t102 * t164 + t104 * t165,
-                0.014 * (c_q8 * t165 - s_q8 * t164),
+                o219,
+                o220,
+                o221,
+                o222,
                 0.0,
                 0.0,
                 0.0,
@@ -7453,10 +7519,10 @@ fn body_jacobians_with_body(
                 t243,
                 t246,
                 t249,
-                0.0875 * t238 + t76 * t167 - t74 * t166,
-                t127 * t166 + t128 * t167 - 0.1946 * t238,
-                0.1946 * t232 + t102 * t166 + t104 * t167,
-                0.014 * (c_q8 * t167 - s_q8 * t166),
+                o237,
+                o238,
+                o239,
+                o240,
                 0.0,
                 0.0,
                 0.0,
@@ -7473,10 +7539,10 @@ fn body_jacobians_with_body(
                 t244,
                 t247,
                 t250,
-                0.0875 * t240 + t76 * t169 - t74 * t168,
-                t127 * t168 + t128 * t169 - 0.1946 * t240,
-                0.1946 * t234 + t102 * t168 + t104 * t169,
-                0.014 * (c_q8 * t169 - s_q8 * t168),
+                o255,
+                o256,
+                o257,
+                o258,
                 0.0,
                 0.0,
                 0.0,
@@ -7555,11 +7621,11 @@ fn body_jacobians_with_body(
                 t251,
                 t254,
                 t257,
-                t113 * t170 + t109 * t158 + t142 * t171,
-                t129 * t170 + t117 * t158 + t143 * t171,
-                t137 * t170 + t133 * t158 + t144 * t171,
-                t138 * t170 + t145 * t171 + 0.16 * c_q8 * t158,
-                -0.16 * (c_q9 * t170 + s_q9 * t171),
+                o327,
+                o328,
+                o329,
+                o330,
+                o331,
                 0.0,
                 0.0,
                 0.0,
@@ -7575,11 +7641,11 @@ fn body_jacobians_with_body(
                 t252,
                 t255,
                 t258,
-                t113 * t172 + t109 * t160 + t142 * t173,
-                t129 * t172 + t117 * t160 + t143 * t173,
-                t137 * t172 + t133 * t160 + t144 * t173,
-                t138 * t172 + t145 * t173 + 0.16 * c_q8 * t160,
-                -0.16 * (c_q9 * t172 + s_q9 * t173),
+                o345,
+                o346,
+                o347,
+                o348,
+                o349,
                 0.0,
                 0.0,
                 0.0,
@@ -7595,11 +7661,11 @@ fn body_jacobians_with_body(
                 t253,
                 t256,
                 t259,
-                t113 * t174 + t109 * t162 + t142 * t175,
-                t129 * t174 + t117 * t162 + t143 * t175,
-                t137 * t174 + t133 * t162 + t144 * t175,
-                t138 * t174 + t145 * t175 + 0.16 * c_q8 * t162,
-                -0.16 * (c_q9 * t174 + s_q9 * t175),
+                o363,
+                o364,
+                o365,
+                o366,
+                o367,
                 0.0,
                 0.0,
                 0.0,
@@ -7677,9 +7743,9 @@ fn body_jacobians_with_body(
                 t9,
                 t261,
                 t267,
-                -0.0875 * t267,
-                -0.1946 * t267,
-                0.0875 * t9 + 0.1946 * t261,
+                o435,
+                o436,
+                o437,
                 0.0,
                 0.0,
                 0.0,
@@ -7697,9 +7763,9 @@ fn body_jacobians_with_body(
                 t12,
                 t263,
                 t269,
-                -0.0875 * t269,
-                -0.1946 * t269,
-                0.0875 * t12 + 0.1946 * t263,
+                o453,
+                o454,
+                o455,
                 0.0,
                 0.0,
                 0.0,
@@ -7717,9 +7783,9 @@ fn body_jacobians_with_body(
                 t15,
                 t265,
                 t271,
-                -0.0875 * t271,
-                -0.1946 * t271,
-                0.0875 * t15 + 0.1946 * t265,
+                o471,
+                o472,
+                o473,
                 0.0,
                 0.0,
                 0.0,
@@ -7799,13 +7865,13 @@ fn body_jacobians_with_body(
                 t272,
                 t275,
                 t278,
-                t71 * t183 - 0.0875 * t266 - t69 * t182,
-                t124 * t182 + t125 * t183 - 0.1946 * t266,
-                0.1946 * t260 + t97 * t182 + t99 * t183,
+                o543,
+                o544,
+                o545,
                 0.0,
                 0.0,
                 0.0,
-                0.014 * (s_q11 * t182 - c_q11 * t183),
+                o549,
                 0.0,
                 0.0,
                 0.0,
@@ -7819,13 +7885,13 @@ fn body_jacobians_with_body(
                 t273,
                 t276,
                 t279,
-                t71 * t185 - 0.0875 * t268 - t69 * t184,
-                t124 * t184 + t125 * t185 - 0.1946 * t268,
-                0.1946 * t262 + t97 * t184 + t99 * t185,
+                o561,
+                o562,
+                o563,
                 0.0,
                 0.0,
                 0.0,
-                0.014 * (s_q11 * t184 - c_q11 * t185),
+                o567,
                 0.0,
                 0.0,
                 0.0,
@@ -7839,13 +7905,13 @@ fn body_jacobians_with_body(
                 t274,
                 t277,
                 t280,
-                t71 * t187 - 0.0875 * t270 - t69 * t186,
-                t124 * t186 + t125 * t187 - 0.1946 * t270,
-                0.1946 * t264 + t97 * t186 + t99 * t187,
+                o579,
+                o580,
+                o581,
                 0.0,
                 0.0,
                 0.0,
-                0.014 * (s_q11 * t186 - c_q11 * t187),
+                o585,
                 0.0,
                 0.0,
                 0.0,
@@ -7921,14 +7987,14 @@ fn body_jacobians_with_body(
                 t281,
                 t284,
                 t287,
-                t112 * t188 + t108 * t176 + t146 * t189,
-                t126 * t188 + t116 * t176 + t147 * t189,
-                t136 * t188 + t132 * t176 + t148 * t189,
+                o651,
+                o652,
+                o653,
                 0.0,
                 0.0,
                 0.0,
-                t139 * t188 + t149 * t189 + 0.16 * c_q11 * t176,
-                -0.16 * (c_q12 * t188 + s_q12 * t189),
+                o657,
+                o658,
                 0.0,
                 0.0,
                 0.0,
@@ -7941,14 +8007,14 @@ fn body_jacobians_with_body(
                 t282,
                 t285,
                 t288,
-                t112 * t190 + t108 * t178 + t146 * t191,
-                t126 * t190 + t116 * t178 + t147 * t191,
-                t136 * t190 + t132 * t178 + t148 * t191,
+                o669,
+                o670,
+                o671,
                 0.0,
                 0.0,
                 0.0,
-                t139 * t190 + t149 * t191 + 0.16 * c_q11 * t178,
-                -0.16 * (c_q12 * t190 + s_q12 * t191),
+                o675,
+                o676,
                 0.0,
                 0.0,
                 0.0,
@@ -7961,14 +8027,14 @@ fn body_jacobians_with_body(
                 t283,
                 t286,
                 t289,
-                t112 * t192 + t108 * t180 + t146 * t193,
-                t126 * t192 + t116 * t180 + t147 * t193,
-                t136 * t192 + t132 * t180 + t148 * t193,
+                o687,
+                o688,
+                o689,
                 0.0,
                 0.0,
                 0.0,
-                t139 * t192 + t149 * t193 + 0.16 * c_q11 * t180,
-                -0.16 * (c_q12 * t192 + s_q12 * t193),
+                o693,
+                o694,
                 0.0,
                 0.0,
                 0.0,
@@ -8043,9 +8109,9 @@ fn body_jacobians_with_body(
                 t9,
                 t291,
                 t297,
-                0.0875 * t297,
-                0.1946 * t297,
-                -0.0875 * t9 - 0.1946 * t291,
+                o759,
+                o760,
+                o761,
                 0.0,
                 0.0,
                 0.0,
@@ -8063,9 +8129,9 @@ fn body_jacobians_with_body(
                 t12,
                 t293,
                 t299,
-                0.0875 * t299,
-                0.1946 * t299,
-                -0.0875 * t12 - 0.1946 * t293,
+                o777,
+                o778,
+                o779,
                 0.0,
                 0.0,
                 0.0,
@@ -8083,9 +8149,9 @@ fn body_jacobians_with_body(
                 t15,
                 t295,
                 t301,
-                0.0875 * t301,
-                0.1946 * t301,
-                -0.0875 * t15 - 0.1946 * t295,
+                o795,
+                o796,
+                o797,
                 0.0,
                 0.0,
                 0.0,
@@ -8165,16 +8231,16 @@ fn body_jacobians_with_body(
                 t302,
                 t305,
                 t308,
-                0.0875 * t296 + t66 * t201 - t64 * t200,
-                0.1946 * t296 + t121 * t200 + t122 * t201,
-                t92 * t200 + t94 * t201 - 0.1946 * t290,
+                o867,
+                o868,
+                o869,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                0.014 * (c_q14 * t201 - s_q14 * t200),
+                o876,
                 0.0,
                 0.0,
                 0.0,
@@ -8185,16 +8251,16 @@ fn body_jacobians_with_body(
                 t303,
                 t306,
                 t309,
-                0.0875 * t298 + t66 * t203 - t64 * t202,
-                0.1946 * t298 + t121 * t202 + t122 * t203,
-                t92 * t202 + t94 * t203 - 0.1946 * t292,
+                o885,
+                o886,
+                o887,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                0.014 * (c_q14 * t203 - s_q14 * t202),
+                o894,
                 0.0,
                 0.0,
                 0.0,
@@ -8205,16 +8271,16 @@ fn body_jacobians_with_body(
                 t304,
                 t307,
                 t310,
-                0.0875 * t300 + t66 * t205 - t64 * t204,
-                0.1946 * t300 + t121 * t204 + t122 * t205,
-                t92 * t204 + t94 * t205 - 0.1946 * t294,
+                o903,
+                o904,
+                o905,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                0.014 * (c_q14 * t205 - s_q14 * t204),
+                o912,
                 0.0,
                 0.0,
                 0.0,
@@ -8287,17 +8353,17 @@ fn body_jacobians_with_body(
                 t311,
                 t314,
                 t317,
-                t111 * t206 + t107 * t194 + t150 * t207,
-                t123 * t206 + t115 * t194 + t151 * t207,
-                t135 * t206 + t131 * t194 + t152 * t207,
+                o975,
+                o976,
+                o977,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                t140 * t206 + t153 * t207 + 0.16 * c_q14 * t194,
-                -0.16 * (c_q15 * t206 + s_q15 * t207),
+                o984,
+                o985,
                 0.0,
                 0.0,
                 0.0,
@@ -8307,17 +8373,17 @@ fn body_jacobians_with_body(
                 t312,
                 t315,
                 t318,
-                t111 * t208 + t107 * t196 + t150 * t209,
-                t123 * t208 + t115 * t196 + t151 * t209,
-                t135 * t208 + t131 * t196 + t152 * t209,
+                o993,
+                o994,
+                o995,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                t140 * t208 + t153 * t209 + 0.16 * c_q14 * t196,
-                -0.16 * (c_q15 * t208 + s_q15 * t209),
+                o1002,
+                o1003,
                 0.0,
                 0.0,
                 0.0,
@@ -8327,17 +8393,17 @@ fn body_jacobians_with_body(
                 t313,
                 t316,
                 t319,
-                t111 * t210 + t107 * t198 + t150 * t211,
-                t123 * t210 + t115 * t198 + t151 * t211,
-                t135 * t210 + t131 * t198 + t152 * t211,
+                o1011,
+                o1012,
+                o1013,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                t140 * t210 + t153 * t211 + 0.16 * c_q14 * t198,
-                -0.16 * (c_q15 * t210 + s_q15 * t211),
+                o1020,
+                o1021,
                 0.0,
                 0.0,
                 0.0,
@@ -8409,9 +8475,9 @@ fn body_jacobians_with_body(
                 t9,
                 t321,
                 t327,
-                -0.0875 * t327,
-                0.1946 * t327,
-                0.0875 * t9 - 0.1946 * t321,
+                o1083,
+                o1084,
+                o1085,
                 0.0,
                 0.0,
                 0.0,
@@ -8429,9 +8495,9 @@ fn body_jacobians_with_body(
                 t12,
                 t323,
                 t329,
-                -0.0875 * t329,
-                0.1946 * t329,
-                0.0875 * t12 - 0.1946 * t323,
+                o1101,
+                o1102,
+                o1103,
                 0.0,
                 0.0,
                 0.0,
@@ -8449,9 +8515,9 @@ fn body_jacobians_with_body(
                 t15,
                 t325,
                 t331,
-                -0.0875 * t331,
-                0.1946 * t331,
-                0.0875 * t15 - 0.1946 * t325,
+                o1119,
+                o1120,
+                o1121,
                 0.0,
                 0.0,
                 0.0,
@@ -8531,9 +8597,9 @@ fn body_jacobians_with_body(
                 t332,
                 t335,
                 t338,
-                t61 * t219 - 0.0875 * t326 - t59 * t218,
-                0.1946 * t326 + t118 * t218 + t119 * t219,
-                t87 * t218 + t89 * t219 - 0.1946 * t320,
+                o1191,
+                o1192,
+                o1193,
                 0.0,
                 0.0,
                 0.0,
@@ -8543,7 +8609,7 @@ fn body_jacobians_with_body(
                 0.0,
                 0.0,
                 0.0,
-                0.014 * (s_q17 * t218 - c_q17 * t219),
+                o1203,
                 0.0,
                 0.0,
             ],
@@ -8551,9 +8617,9 @@ fn body_jacobians_with_body(
                 t333,
                 t336,
                 t339,
-                t61 * t221 - 0.0875 * t328 - t59 * t220,
-                0.1946 * t328 + t118 * t220 + t119 * t221,
-                t87 * t220 + t89 * t221 - 0.1946 * t322,
+                o1209,
+                o1210,
+                o1211,
                 0.0,
                 0.0,
                 0.0,
@@ -8563,7 +8629,7 @@ fn body_jacobians_with_body(
                 0.0,
                 0.0,
                 0.0,
-                0.014 * (s_q17 * t220 - c_q17 * t221),
+                o1221,
                 0.0,
                 0.0,
             ],
@@ -8571,9 +8637,9 @@ fn body_jacobians_with_body(
                 t334,
                 t337,
                 t340,
-                t61 * t223 - 0.0875 * t330 - t59 * t222,
-                0.1946 * t330 + t118 * t222 + t119 * t223,
-                t87 * t222 + t89 * t223 - 0.1946 * t324,
+                o1227,
+                o1228,
+                o1229,
                 0.0,
                 0.0,
                 0.0,
@@ -8583,7 +8649,7 @@ fn body_jacobians_with_body(
                 0.0,
                 0.0,
                 0.0,
-                0.014 * (s_q17 * t222 - c_q17 * t223),
+                o1239,
                 0.0,
                 0.0,
             ],
@@ -8653,9 +8719,9 @@ fn body_jacobians_with_body(
                 t341,
                 t344,
                 t347,
-                t110 * t224 + t106 * t212 + t154 * t225,
-                t120 * t224 + t114 * t212 + t155 * t225,
-                t134 * t224 + t130 * t212 + t156 * t225,
+                o1299,
+                o1300,
+                o1301,
                 0.0,
                 0.0,
                 0.0,
@@ -8665,17 +8731,17 @@ fn body_jacobians_with_body(
                 0.0,
                 0.0,
                 0.0,
-                t141 * t224 + t157 * t225 + 0.16 * c_q17 * t212,
-                -0.16 * (c_q18 * t224 + s_q18 * t225),
+                o1311,
+                o1312,
                 0.0,
             ],
             [
                 t342,
                 t345,
                 t348,
-                t110 * t226 + t106 * t214 + t154 * t227,
-                t120 * t226 + t114 * t214 + t155 * t227,
-                t134 * t226 + t130 * t214 + t156 * t227,
+                o1317,
+                o1318,
+                o1319,
                 0.0,
                 0.0,
                 0.0,
@@ -8685,17 +8751,17 @@ fn body_jacobians_with_body(
                 0.0,
                 0.0,
                 0.0,
-                t141 * t226 + t157 * t227 + 0.16 * c_q17 * t214,
-                -0.16 * (c_q18 * t226 + s_q18 * t227),
+                o1329,
+                o1330,
                 0.0,
             ],
             [
                 t343,
                 t346,
                 t349,
-                t110 * t228 + t106 * t216 + t154 * t229,
-                t120 * t228 + t114 * t216 + t155 * t229,
-                t134 * t228 + t130 * t216 + t156 * t229,
+                o1335,
+                o1336,
+                o1337,
                 0.0,
                 0.0,
                 0.0,
@@ -8705,8 +8771,8 @@ fn body_jacobians_with_body(
                 0.0,
                 0.0,
                 0.0,
-                t141 * t228 + t157 * t229 + 0.16 * c_q17 * t216,
-                -0.16 * (c_q18 * t228 + s_q18 * t229),
+                o1347,
+                o1348,
                 0.0,
             ],
             [

@@ -877,7 +877,7 @@ mod tests {
     fn paired_legs(steps: usize) -> LanePairs {
         let program = crate::render::lanes::tests::legs(steps);
         let rename = crate::render::lanes::tests::rename();
-        crate::render::lanes::pair_branches(&program, &rename, usize::MAX).expect("the legs pair")
+        crate::render::lanes::pair_branches(&program, &rename).expect("the legs pair")
     }
 
     #[test]

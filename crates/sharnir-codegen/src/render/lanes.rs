@@ -38,20 +38,12 @@ const SAVED_PER_SHUFFLE_TENTHS: u32 = 25;
 
 /// `program` with its branches paired under the renaming (of
 /// `renamings`) whose lane statements save the most operations; `None`
-/// where none pairs enough, where the lanes would not pay
-/// ([`SAVED_PER_SHUFFLE_TENTHS`]), or where the function has more than
-/// `most_outputs` outputs: the minimal regressor of `solo12_fixed` (1 104
-/// outputs), which its AVX copy already writes slowly (901 ns against 512
-/// in the SSE2 build), ran 1.5 times slower with lanes there (1.06 times
-/// faster in the SSE2 build).
+/// where none pairs enough or where the lanes would not pay
+/// ([`SAVED_PER_SHUFFLE_TENTHS`]).
 pub(crate) fn pair_branches(
     program: &Program,
     renamings: &[HashMap<Input, Input>],
-    most_outputs: usize,
 ) -> Option<LanePairs> {
-    if program.outputs.len() > most_outputs {
-        return None;
-    }
     let (pairs, saved) = renamings
         .iter()
         .filter_map(|rename| {
@@ -361,7 +353,7 @@ pub(crate) mod tests {
     #[test]
     fn two_legs_are_written_as_lane_statements_read_back_once() {
         let program = legs(12);
-        let lanes = pair_branches(&program, &rename(), usize::MAX).expect("the legs pair");
+        let lanes = pair_branches(&program, &rename()).expect("the legs pair");
         assert_eq!(lanes.firsts.len(), 12);
         let view = LaneView::new(&lanes);
         let program = &lanes.program;
@@ -423,8 +415,6 @@ pub(crate) mod tests {
             })
             .collect();
         assert!(program.pair_lanes(&own).is_some());
-        assert!(pair_branches(&program, &[own], usize::MAX).is_none());
-        // And a function with more outputs than allowed is left alone.
-        assert!(pair_branches(&legs(12), &rename(), 1).is_none());
+        assert!(pair_branches(&program, &[own]).is_none());
     }
 }
