@@ -172,18 +172,27 @@ impl Term {
     }
 
     fn each_local(&self, each: &mut impl FnMut(usize)) {
+        self.each_leaf(&mut |leaf| {
+            if let Term::Local(i) = leaf {
+                each(*i);
+            }
+        });
+    }
+
+    /// Calls `each` on every leaf (constant, π, input, local), in the
+    /// order they are read, with repeats.
+    pub(crate) fn each_leaf<'t>(&'t self, each: &mut impl FnMut(&'t Term)) {
         match self {
-            Term::Local(i) => each(*i),
-            Term::Const(_) | Term::Pi | Term::Input(_) => {}
-            Term::Neg(a) | Term::Sin(a) | Term::Cos(a) | Term::Sqrt(a) => a.each_local(each),
+            Term::Const(_) | Term::Pi | Term::Input(_) | Term::Local(_) => each(self),
+            Term::Neg(a) | Term::Sin(a) | Term::Cos(a) | Term::Sqrt(a) => a.each_leaf(each),
             Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) | Term::Div(a, b) => {
-                a.each_local(each);
-                b.each_local(each);
+                a.each_leaf(each);
+                b.each_leaf(each);
             }
             Term::Fma(a, b, c) => {
-                a.each_local(each);
-                b.each_local(each);
-                c.each_local(each);
+                a.each_leaf(each);
+                b.each_leaf(each);
+                c.each_leaf(each);
             }
         }
     }

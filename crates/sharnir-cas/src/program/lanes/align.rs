@@ -308,12 +308,14 @@ impl Neutral {
             rename.keys().chain(rename.values()).collect();
         let mut neutral: Vec<bool> = Vec::with_capacity(locals.len());
         for local in locals {
-            let reads_branch = reads_input(&local.value, &|s| branch.contains(s))
-                || local
-                    .value
-                    .locals_read()
-                    .into_iter()
-                    .any(|r| !neutral.get(r).copied().unwrap_or(false));
+            let mut reads_branch = false;
+            local.value.each_leaf(&mut |leaf| {
+                reads_branch |= match leaf {
+                    Term::Input(symbol) => branch.contains(symbol),
+                    Term::Local(r) => !neutral.get(*r).copied().unwrap_or(false),
+                    _ => false,
+                };
+            });
             neutral.push(!reads_branch);
         }
         Neutral {
@@ -326,21 +328,6 @@ impl Neutral {
     fn alike(&self, a: usize, b: usize) -> bool {
         let neutral = |i: usize| self.neutral.get(i).copied().unwrap_or(false);
         neutral(a) && neutral(b) && self.shapes.get(a) == self.shapes.get(b)
-    }
-}
-
-/// Whether `term` reads an input `wanted` accepts.
-fn reads_input(term: &Term, wanted: &impl Fn(&Symbol) -> bool) -> bool {
-    match term {
-        Term::Input(symbol) => wanted(symbol),
-        Term::Const(_) | Term::Pi | Term::Local(_) => false,
-        Term::Neg(a) | Term::Sin(a) | Term::Cos(a) | Term::Sqrt(a) => reads_input(a, wanted),
-        Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) | Term::Div(a, b) => {
-            reads_input(a, wanted) || reads_input(b, wanted)
-        }
-        Term::Fma(a, b, c) => {
-            reads_input(a, wanted) || reads_input(b, wanted) || reads_input(c, wanted)
-        }
     }
 }
 
